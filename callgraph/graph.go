@@ -1,0 +1,756 @@
+// Package callgraph is egprof's profile model: histogram samples attributed
+// to symbols, call arcs, cycles and the propagation of time from callees to
+// callers, computed exactly as GNU gprof 2.40 computes them.
+package callgraph
+
+import (
+	"math"
+	"sort"
+
+	"github.com/egprof/egprof/gmon"
+	"github.com/egprof/egprof/symtab"
+)
+
+// Options are the settings that change the model's numbers.
+type Options struct {
+	Specs []SpecUse
+	// StaticCalls adds count-0 arcs for the direct calls found by scanning
+	// the code (-c).
+	StaticCalls bool
+	// TextBytes is the content of .text, needed only with StaticCalls.
+	TextBytes []byte
+}
+
+// Entry is a function (or code label) of the symbol table, or the pseudo
+// entry standing for a cycle as a whole. Times are in histogram samples.
+type Entry struct {
+	Sym       *symtab.Symbol // nil for a cycle entry
+	SymIdx    int            // index into the symbol table; -1 for a cycle
+	Ticks     float64        // self samples credited by the histogram
+	NCalls    uint64         // calls from other functions (self-calls excluded)
+	SelfCalls uint64         // calls from itself; for a cycle, calls among members
+	ChildTime float64        // unscaled time received from callees
+	PropSelf  float64        // self time as printed (scaled by Fract)
+	PropChild float64        // children time as printed
+	Fract     float64        // share of its time that propagates to callers
+	PrintFlag bool           // shown in the call graph
+	TopOrder  int            // topological number (callees low)
+	Cycle     int            // cycle number, 0 if not in a cycle
+	Index     int            // call graph index number, 1-based
+	// Parents and Children are arc indexes in the order gprof's lists hold
+	// them (newest arc first); DisplayParents and DisplayChildren are the
+	// order the call graph prints them in.
+	Parents, Children               []int
+	DisplayParents, DisplayChildren []int
+	// Members of a cycle entry, head first then as gathered; DisplayMembers
+	// in printed order. Empty for functions.
+	Members, DisplayMembers []int
+
+	head int // cycle entry (or self) during and after cycle linking
+	next int // next member in the cycle chain, -1 at the end
+}
+
+// IsCycle reports whether the entry stands for a whole cycle.
+func (e *Entry) IsCycle() bool { return e.Sym == nil }
+
+// Arc is a caller-callee pair with its total count and the time that
+// propagated along it.
+type Arc struct {
+	Parent, Child int // entry indexes
+	Count         uint64
+	Time          float64 // callee self time sent to this caller (samples, scaled)
+	ChildTime     float64 // callee children time sent to this caller
+	Static        bool    // found by scanning the code (-c), not recorded
+}
+
+// Graph is the whole profile.
+type Graph struct {
+	Syms    *symtab.Table
+	Entries []Entry // symbols in address order, then one entry per cycle
+	NumSyms int
+	Arcs    []Arc // in creation order
+	Tables  Tables
+
+	HZ        uint32  // samples per second
+	Scale     float64 // histogram bin width in 2-byte units
+	Dimen     string  // unit name, e.g. "seconds"
+	Abbrev    byte    // unit letter, e.g. 's'
+	TotalTime float64 // samples for the flat profile's percentages
+	PrintTime float64 // propagated samples for the call graph's percentages
+	HasHist   bool    // a histogram record was read
+	HasArcs   bool    // a call-graph record was read
+	// ByTime lists all entries (cycles included) in call-graph order:
+	// entry ByTime[k] has Index k+1.
+	ByTime []int
+	// Credited and Unresolved count samples that fell inside a symbol and
+	// arcs dropped because an end was outside every symbol.
+	CreditedSamples float64
+	DroppedArcs     int
+}
+
+// defaultExcluded are the profiling runtime's own functions, which gprof
+// never shows and never credits.
+var defaultExcluded = [...]string{"_gprof_mcount", "mcount", "_mcount", "__mcount", "__mcount_internal", "__mcleanup"}
+
+// Build attributes the profile to the symbols and computes the call graph.
+func Build(tab *symtab.Table, prof *gmon.Profile, opt Options) *Graph {
+	specs := make([]SpecUse, 0, len(opt.Specs)+3*len(defaultExcluded))
+	specs = append(specs, opt.Specs...)
+	for _, name := range defaultExcluded {
+		specs = append(specs, SpecUse{ExclTime, name}, SpecUse{ExclGraph, name}, SpecUse{ExclFlat, name})
+	}
+	g := &Graph{
+		Syms:    tab,
+		NumSyms: len(tab.Syms),
+		Tables:  ResolveSpecs(tab, specs),
+	}
+	g.Entries = make([]Entry, len(tab.Syms))
+	for i := range g.Entries {
+		g.Entries[i] = Entry{Sym: &tab.Syms[i], SymIdx: i, head: i, next: -1}
+	}
+	if prof != nil {
+		g.HasHist = prof.HasHist
+		g.HasArcs = prof.HasArcs
+		g.HZ = prof.Rate
+		g.Scale = prof.Scale()
+		g.Dimen = prof.DimenString()
+		g.Abbrev = prof.Abbrev
+		if g.HasHist {
+			g.assignSamples(prof)
+		}
+		for _, a := range prof.Arcs {
+			g.tally(a.FromPC, a.SelfPC, a.Count)
+		}
+		if g.HasArcs {
+			g.assemble(prof, opt)
+		}
+	}
+	return g
+}
+
+// flatSelected reports whether the symbol at addr is credited and shown in
+// the flat profile (-p/-P).
+func (g *Graph) flatSelected(addr uint64) bool {
+	t := &g.Tables
+	return t[InclFlat].Contains(addr) || (len(t[InclFlat]) == 0 && !t[ExclFlat].Contains(addr))
+}
+
+// FlatSelected reports whether symbol i is shown in the flat profile.
+func (g *Graph) FlatSelected(i int) bool { return g.flatSelected(g.Syms.Syms[i].Addr) }
+
+// assignSamples shares each bin's count among the symbols it overlaps, in
+// proportion to the overlap, as gprof does (bins and symbols measured in
+// 2-byte units, bin edges truncated).
+func (g *Graph) assignSamples(prof *gmon.Profile) {
+	syms := g.Syms.Syms
+	n := len(syms)
+	scaled := make([]uint64, n+1)
+	for i := range syms {
+		scaled[i] = syms[i].Addr / 2
+	}
+	// gprof reads one entry past its table for the last symbol's end; a
+	// range open to the top of the address space stands in for that.
+	scaled[n] = math.MaxUint64
+	selected := make([]bool, n)
+	for i := range syms {
+		selected[i] = g.flatSelected(syms[i].Addr)
+	}
+	scale := g.Scale
+	for _, h := range prof.Hists {
+		low := h.LowPC / 2
+		k := 1
+		for b, count := range h.Bins {
+			if count == 0 {
+				continue
+			}
+			binLo := low + uint64(scale*float64(b))
+			binHi := low + uint64(scale*float64(b+1))
+			ct := float64(count)
+			g.TotalTime += ct
+			for j := k - 1; j < n; j++ {
+				symLo, symHi := scaled[j], scaled[j+1]
+				if binHi < symLo {
+					break
+				}
+				k = j + 1
+				if binLo >= symHi {
+					continue
+				}
+				overlap := min(binHi, symHi) - max(binLo, symLo)
+				if overlap > 0 {
+					credit := float64(overlap) * ct / scale
+					if selected[j] {
+						g.Entries[j].Ticks += credit
+						g.CreditedSamples += credit
+					} else {
+						g.TotalTime -= credit
+					}
+				}
+			}
+		}
+	}
+}
+
+// tally adds one arc record: both ends must lie in a symbol; a callee that
+// is not a function is charged to the function before it; the -k/-q arc
+// tables decide whether the arc counts.
+func (g *Graph) tally(from, self uint64, count uint64) {
+	p := g.Syms.Lookup(from)
+	c := g.Syms.Lookup(self)
+	if p < 0 || c < 0 {
+		g.DroppedArcs++
+		return
+	}
+	for c >= 0 && !g.Syms.Syms[c].IsFunc {
+		c--
+	}
+	if c < 0 {
+		g.DroppedArcs++
+		return
+	}
+	t := &g.Tables
+	ps, cs := &g.Syms.Syms[p], &g.Syms.Syms[c]
+	if t[InclArcs].HasArc(ps, cs) || (len(t[InclArcs]) == 0 && !t[ExclArcs].HasArc(ps, cs)) {
+		g.Entries[c].NCalls += count
+		g.addArc(p, c, count)
+	}
+}
+
+// addArc merges count into the parent-child arc, creating it (newest first
+// in both lists) when it does not exist yet.
+func (g *Graph) addArc(p, c int, count uint64) {
+	if a := g.findArc(p, c); a >= 0 {
+		g.Arcs[a].Count += count
+		return
+	}
+	g.Arcs = append(g.Arcs, Arc{Parent: p, Child: c, Count: count})
+	id := len(g.Arcs) - 1
+	g.Entries[p].Children = append(g.Entries[p].Children, id)
+	g.Entries[c].Parents = append(g.Entries[c].Parents, id)
+}
+
+// findArc returns the arc from p to c, or -1. Symbol ranges never overlap,
+// so gprof's range-containment lookup is an identity test here.
+func (g *Graph) findArc(p, c int) int {
+	for _, a := range g.Entries[p].Children {
+		if g.Arcs[a].Child == c {
+			return a
+		}
+	}
+	return -1
+}
+
+// listOrder calls fn for the arcs of list in gprof's list order (newest
+// first).
+func listOrder(list []int, fn func(arc int)) {
+	for k := len(list) - 1; k >= 0; k-- {
+		fn(list[k])
+	}
+}
+
+// assemble numbers the graph topologically, finds cycles, propagates flags
+// and time, and orders the entries for printing.
+func (g *Graph) assemble(prof *gmon.Profile, opt Options) {
+	n := g.NumSyms
+	for i := 0; i < n; i++ {
+		e := &g.Entries[i]
+		if a := g.findArc(i, i); a >= 0 {
+			e.NCalls -= g.Arcs[a].Count
+			e.SelfCalls = g.Arcs[a].Count
+		}
+		if opt.StaticCalls {
+			g.findCalls(i, prof, opt.TextBytes)
+		}
+	}
+	dfs := newNumbering(g)
+	for i := 0; i < n; i++ {
+		if g.Entries[i].TopOrder == dfnNaN {
+			dfs.visit(i)
+		}
+	}
+	g.linkCycles()
+
+	topo := make([]int, n)
+	for i := range topo {
+		topo[i] = i
+	}
+	sort.SliceStable(topo, func(a, b int) bool { return g.Entries[topo[a]].TopOrder < g.Entries[topo[b]].TopOrder })
+
+	g.propagateFlags(topo)
+	g.cycleTime()
+	for _, i := range topo {
+		g.propagateTime(i)
+	}
+
+	g.ByTime = make([]int, len(g.Entries))
+	for i := range g.ByTime {
+		g.ByTime[i] = i
+	}
+	sort.SliceStable(g.ByTime, func(a, b int) bool { return g.cmpTotal(g.ByTime[a], g.ByTime[b]) < 0 })
+	for k, i := range g.ByTime {
+		g.Entries[i].Index = k + 1
+	}
+	g.orderForDisplay()
+}
+
+const (
+	dfnNaN  = 0
+	dfnBusy = -1
+)
+
+// numbering is gprof's depth-first topological numbering with cycle
+// detection.
+type numbering struct {
+	g       *Graph
+	stack   []int
+	counter int
+}
+
+func newNumbering(g *Graph) *numbering {
+	return &numbering{g: g, stack: []int{-1}} // slot 0 unused, as in gprof
+}
+
+func (d *numbering) visit(p int) {
+	e := d.g.Entries
+	if e[p].TopOrder != dfnNaN && e[p].TopOrder != dfnBusy {
+		return
+	}
+	if e[p].TopOrder == dfnBusy {
+		d.findCycle(p)
+		return
+	}
+	d.stack = append(d.stack, p)
+	e[p].TopOrder = dfnBusy
+	listOrder(e[p].Children, func(a int) { d.visit(d.g.Arcs[a].Child) })
+	if e[p].head == p {
+		d.counter++
+		for m := p; m >= 0; m = e[m].next {
+			e[m].TopOrder = d.counter
+		}
+	}
+	d.stack = d.stack[:len(d.stack)-1]
+}
+
+// findCycle gathers the symbols between child's stack position and the top
+// of the stack into one cycle.
+func (d *numbering) findCycle(child int) {
+	e := d.g.Entries
+	depth := len(d.stack) - 1
+	top := depth
+	head := -1
+	for ; top > 0; top-- {
+		head = d.stack[top]
+		if child == head || (e[child].head != child && e[child].head == head) {
+			break
+		}
+	}
+	if top <= 0 || top == depth {
+		// top <= 0 cannot happen for a busy symbol; top == depth is a
+		// self-call, which assemble has already set aside.
+		return
+	}
+	tail := head
+	for e[tail].next >= 0 {
+		tail = e[tail].next
+	}
+	if e[head].head != head {
+		head = e[head].head
+	}
+	for k := top + 1; k <= depth; k++ {
+		c := d.stack[k]
+		if e[c].head == c {
+			e[tail].next = c
+			e[c].head = head
+			for tail = c; e[tail].next >= 0; tail = e[tail].next {
+				e[e[tail].next].head = head
+			}
+		}
+	}
+}
+
+// linkCycles creates one entry per cycle, numbered by the address of its
+// head, and counts the calls into and within each cycle.
+func (g *Graph) linkCycles() {
+	n := g.NumSyms
+	num := 0
+	for s := 0; s < n; s++ {
+		if !(g.Entries[s].head == s && g.Entries[s].next >= 0) {
+			continue
+		}
+		num++
+		cyc := len(g.Entries)
+		g.Entries = append(g.Entries, Entry{SymIdx: -1, PrintFlag: true, Cycle: num, head: cyc, next: s})
+		for m := s; m >= 0; m = g.Entries[m].next {
+			g.Entries[m].Cycle = num
+			g.Entries[m].head = cyc
+			g.Entries[cyc].Members = append(g.Entries[cyc].Members, m)
+		}
+		c := &g.Entries[cyc]
+		for _, m := range c.Members {
+			listOrder(g.Entries[m].Parents, func(a int) {
+				arc := &g.Arcs[a]
+				if arc.Parent == m {
+					return
+				}
+				if g.Entries[arc.Parent].Cycle == num {
+					c.SelfCalls += arc.Count
+				} else {
+					c.NCalls += arc.Count
+				}
+			})
+		}
+	}
+}
+
+// inCycle reports whether entry i is a member of a cycle.
+func (g *Graph) inCycle(i int) bool { return g.Entries[i].head != i }
+
+// inheritFlags sets the print flag and propagation fraction of a function,
+// or of a whole cycle, from its callers.
+func (g *Graph) inheritFlags(child int) {
+	e := g.Entries
+	head := e[child].head
+	if head == child {
+		c := &e[child]
+		c.PrintFlag = false
+		c.Fract = 0
+		listOrder(c.Parents, func(a int) {
+			arc := &g.Arcs[a]
+			if arc.Parent == child {
+				return
+			}
+			c.PrintFlag = c.PrintFlag || e[arc.Parent].PrintFlag
+			if c.NCalls != 0 {
+				c.Fract += float64(e[arc.Parent].Fract * (float64(arc.Count) / float64(c.NCalls)))
+			}
+		})
+		return
+	}
+	h := &e[head]
+	h.PrintFlag = false
+	h.Fract = 0
+	for m := h.next; m >= 0; m = e[m].next {
+		listOrder(e[m].Parents, func(a int) {
+			arc := &g.Arcs[a]
+			if e[arc.Parent].head == head {
+				return
+			}
+			h.PrintFlag = h.PrintFlag || e[arc.Parent].PrintFlag
+			if h.NCalls != 0 {
+				h.Fract += float64(e[arc.Parent].Fract * (float64(arc.Count) / float64(h.NCalls)))
+			}
+		})
+	}
+	for m := h.next; m >= 0; m = e[m].next {
+		e[m].PrintFlag = h.PrintFlag
+		e[m].Fract = h.Fract
+	}
+}
+
+// propagateFlags walks from the topological top down, inheriting flags
+// and fractions and applying the graph and time tables.
+func (g *Graph) propagateFlags(topo []int) {
+	t := &g.Tables
+	oldHead := -1
+	for k := len(topo) - 1; k >= 0; k-- {
+		i := topo[k]
+		e := &g.Entries[i]
+		if e.head != oldHead {
+			oldHead = e.head
+			g.inheritFlags(i)
+		}
+		addr := e.Sym.Addr
+		if !e.PrintFlag {
+			if t[InclGraph].Contains(addr) || (len(t[InclGraph]) == 0 && !t[ExclGraph].Contains(addr)) {
+				e.PrintFlag = true
+			}
+		} else if !t[InclGraph].Contains(addr) && t[ExclGraph].Contains(addr) {
+			e.PrintFlag = false
+		}
+		if e.Fract == 0 {
+			if t[InclTime].Contains(addr) || (len(t[InclTime]) == 0 && !t[ExclTime].Contains(addr)) {
+				e.Fract = 1
+			}
+		} else if !t[InclTime].Contains(addr) && t[ExclTime].Contains(addr) {
+			e.Fract = 0
+		}
+		e.PropSelf = e.Ticks * e.Fract
+		g.PrintTime += e.PropSelf
+	}
+}
+
+// cycleTime sums the members' self time into each cycle entry.
+func (g *Graph) cycleTime() {
+	for c := g.NumSyms; c < len(g.Entries); c++ {
+		h := &g.Entries[c]
+		for m := h.next; m >= 0; m = g.Entries[m].next {
+			if g.Entries[m].Fract == 0 {
+				continue
+			}
+			h.Ticks += g.Entries[m].Ticks
+		}
+		h.PropSelf = h.Fract * h.Ticks
+	}
+}
+
+// propagateTime pulls the time of parent's callees up into parent, sharing
+// each callee's time among its callers in proportion to the calls.
+func (g *Graph) propagateTime(parent int) {
+	e := g.Entries
+	p := &e[parent]
+	if p.Fract == 0 {
+		return
+	}
+	listOrder(p.Children, func(a int) {
+		arc := &g.Arcs[a]
+		child := arc.Child
+		if arc.Count == 0 || child == parent || e[child].Fract == 0 {
+			return
+		}
+		if g.inCycle(child) {
+			if p.Cycle == e[child].Cycle {
+				return
+			}
+			child = e[child].head
+		} else if p.TopOrder <= e[child].TopOrder {
+			return
+		}
+		c := &e[child]
+		if c.NCalls == 0 {
+			return
+		}
+		ratio := float64(arc.Count) / float64(c.NCalls)
+		arc.Time = float64(c.Ticks * ratio)
+		arc.ChildTime = float64(c.ChildTime * ratio)
+		share := float64(arc.Time + arc.ChildTime)
+		p.ChildTime += share
+		propShare := float64(p.Fract * share)
+		p.PropChild += propShare
+		arc.Time = float64(arc.Time * p.Fract)
+		arc.ChildTime = float64(arc.ChildTime * p.Fract)
+		if g.inCycle(parent) {
+			h := &e[p.head]
+			h.ChildTime += share
+			h.PropChild += propShare
+		}
+	})
+}
+
+// cmpTotal is gprof's call-graph order: more total time first, then cycle
+// entries, then names without a leading underscore, then more calls, then
+// by raw name.
+func (g *Graph) cmpTotal(a, b int) int {
+	l, r := &g.Entries[a], &g.Entries[b]
+	diff := float64(l.PropSelf+l.PropChild) - float64(r.PropSelf+r.PropChild)
+	if diff < 0 {
+		return 1
+	}
+	if diff > 0 {
+		return -1
+	}
+	if l.IsCycle() {
+		return -1
+	}
+	if r.IsCycle() {
+		return 1
+	}
+	ln, rn := l.Sym.Name, r.Sym.Name
+	lu := len(ln) > 0 && ln[0] == '_'
+	ru := len(rn) > 0 && rn[0] == '_'
+	if !lu && ru {
+		return -1
+	}
+	if lu && !ru {
+		return 1
+	}
+	if l.NCalls > r.NCalls {
+		return -1
+	}
+	if l.NCalls < r.NCalls {
+		return 1
+	}
+	return cmpString(ln, rn)
+}
+
+func cmpString(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// isIntraCycle reports whether an arc joins two members of one cycle.
+func (g *Graph) isIntraCycle(a *Arc) bool {
+	pc, cc := g.Entries[a.Parent].Cycle, g.Entries[a.Child].Cycle
+	return pc != 0 && cc != 0 && pc == cc
+}
+
+// cmpArc is gprof's arc order: self-arcs lowest, then arcs inside a cycle
+// by count, then the rest by propagated time and count.
+func (g *Graph) cmpArc(x, y int) int {
+	l, r := &g.Arcs[x], &g.Arcs[y]
+	if l.Parent == l.Child {
+		return -1
+	}
+	if r.Parent == r.Child {
+		return 1
+	}
+	li, ri := g.isIntraCycle(l), g.isIntraCycle(r)
+	switch {
+	case li && ri:
+		return cmpUint(l.Count, r.Count)
+	case li:
+		return -1
+	case ri:
+		return 1
+	}
+	lt, rt := float64(l.Time+l.ChildTime), float64(r.Time+r.ChildTime)
+	if lt < rt {
+		return -1
+	}
+	if lt > rt {
+		return 1
+	}
+	return cmpUint(l.Count, r.Count)
+}
+
+func cmpUint(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// orderForDisplay fixes the order in which the call graph lists parents,
+// children and cycle members. gprof insertion-sorts its newest-first lists,
+// which leaves ties in creation order; a stable sort of the creation order
+// gives the same result.
+func (g *Graph) orderForDisplay() {
+	for i := range g.Entries {
+		e := &g.Entries[i]
+		e.DisplayParents = append([]int(nil), e.Parents...)
+		sort.SliceStable(e.DisplayParents, func(a, b int) bool {
+			return g.cmpArc(e.DisplayParents[a], e.DisplayParents[b]) < 0
+		})
+		e.DisplayChildren = append([]int(nil), e.Children...)
+		sort.SliceStable(e.DisplayChildren, func(a, b int) bool {
+			return g.cmpArc(e.DisplayChildren[a], e.DisplayChildren[b]) > 0
+		})
+		if e.IsCycle() {
+			e.DisplayMembers = append([]int(nil), e.Members...)
+			sort.SliceStable(e.DisplayMembers, func(a, b int) bool {
+				return g.cmpMember(e.DisplayMembers[a], e.DisplayMembers[b]) > 0
+			})
+		}
+	}
+}
+
+func (g *Graph) cmpMember(a, b int) int {
+	l, r := &g.Entries[a], &g.Entries[b]
+	lt, rt := float64(l.PropSelf+l.PropChild), float64(r.PropSelf+r.PropChild)
+	if lt > rt {
+		return 1
+	}
+	if lt < rt {
+		return -1
+	}
+	return cmpUint(l.NCalls+l.SelfCalls, r.NCalls+r.SelfCalls)
+}
+
+// CycleEntry returns the cycle entry a member belongs to, or -1.
+func (g *Graph) CycleEntry(i int) int {
+	if g.Entries[i].head == i || g.Entries[i].head < g.NumSyms {
+		return -1
+	}
+	return g.Entries[i].head
+}
+
+// findCalls adds count-0 arcs for direct x86 call instructions in symbol
+// i's code whose target is the start of a symbol (gprof -c). As in gprof
+// the 32-bit displacement is not sign-extended, so only forward calls are
+// found.
+func (g *Graph) findCalls(i int, prof *gmon.Profile, text []byte) {
+	if len(text) == 0 {
+		return
+	}
+	syms := g.Syms.Syms
+	lo := syms[i].Addr
+	var hi uint64
+	if i+1 < len(syms) {
+		hi = syms[i+1].Addr
+	} else {
+		hi = g.Syms.TextEnd + 1
+	}
+	lo, hi = clipToHistogram(prof, lo, hi)
+	textLo := g.Syms.TextLow
+	order := g.Syms.Target.Order
+	for pc := lo; pc < hi; pc++ {
+		if pc < textLo || pc-textLo+5 > uint64(len(text)) {
+			continue
+		}
+		off := pc - textLo
+		if text[off] != 0xe8 {
+			continue
+		}
+		dest := uint64(order.Uint32(text[off+1:off+5])) + pc + 5
+		if !inHistogram(prof, uint64(uint32(dest))) {
+			continue
+		}
+		c := g.Syms.Lookup(dest)
+		if c >= 0 && syms[c].Addr == dest && g.findArc(i, c) < 0 {
+			g.addArc(i, c, 0)
+			g.Arcs[len(g.Arcs)-1].Static = true
+		}
+	}
+}
+
+func inHistogram(prof *gmon.Profile, addr uint64) bool {
+	for _, h := range prof.Hists {
+		if h.LowPC <= addr && addr < h.HighPC {
+			return true
+		}
+	}
+	return false
+}
+
+// clipToHistogram narrows [lo, hi) to the histogram record it overlaps; no
+// overlap gives an empty range.
+func clipToHistogram(prof *gmon.Profile, lo, hi uint64) (uint64, uint64) {
+	for _, h := range prof.Hists {
+		cl, ch := max(h.LowPC, lo), min(h.HighPC, hi)
+		if cl < ch {
+			return cl, ch
+		}
+	}
+	return lo, lo
+}
+
+// FlatOrder returns the symbol indexes in flat-profile order: more self
+// time first, then more calls, then raw name; ties keep address order.
+func (g *Graph) FlatOrder() []int {
+	order := make([]int, g.NumSyms)
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		l, r := &g.Entries[order[a]], &g.Entries[order[b]]
+		if d := r.Ticks - l.Ticks; d != 0 {
+			return d < 0
+		}
+		if l.NCalls != r.NCalls {
+			return l.NCalls > r.NCalls
+		}
+		return l.Sym.Name < r.Sym.Name
+	})
+	return order
+}
+
+// FlatChildTime is the children time the flat profile uses for a symbol's
+// total-per-call column: the unscaled time it received from its callees.
+func (g *Graph) FlatChildTime(i int) float64 { return g.Entries[i].ChildTime }

@@ -1,0 +1,63 @@
+// Package render turns egprof's profile model into text and other formats.
+// Renderers only format what the model holds; they compute nothing anew.
+package render
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// fixed formats v like C's printf("%*.*f", width, prec, v), including the
+// spellings glibc uses for infinities and NaN ("inf", "-nan").
+func fixed(v float64, width, prec int) string {
+	var s string
+	switch {
+	case math.IsNaN(v):
+		// The NaN of 0.0/0.0 on x86 has its sign bit set; glibc prints it
+		// as "-nan", which is what gprof shows when the rate is 0.
+		s = "-nan"
+	case math.IsInf(v, 1):
+		s = "inf"
+	case math.IsInf(v, -1):
+		s = "-inf"
+	default:
+		s = strconv.FormatFloat(v, 'f', prec, 64)
+	}
+	return padLeft(s, width)
+}
+
+// gfmt formats v like C's "%g".
+func gfmt(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "-nan"
+	case math.IsInf(v, 1):
+		return "inf"
+	case math.IsInf(v, -1):
+		return "-inf"
+	}
+	return strconv.FormatFloat(v, 'g', 6, 64)
+}
+
+func padLeft(s string, width int) string {
+	if len(s) >= width {
+		return s
+	}
+	return strings.Repeat(" ", width-len(s)) + s
+}
+
+func padRight(s string, width int) string {
+	if len(s) >= width {
+		return s
+	}
+	return s + strings.Repeat(" ", width-len(s))
+}
+
+// cut truncates s to at most n bytes, as printf's "%.Ns" does.
+func cut(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}

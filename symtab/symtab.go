@@ -1,0 +1,457 @@
+// Package symtab loads the function symbols of an ELF executable the way GNU
+// gprof 2.40 selects, orders and merges them, demangles their names and looks
+// up their source files and lines in DWARF.
+package symtab
+
+import (
+	"debug/elf"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/egprof/egprof/gmon"
+)
+
+// Symbol is one gprof symbol: a function, or a code label that gprof treats
+// like one. Its range runs from Addr to End inclusive (gprof ignores ELF
+// sizes: a symbol ends where the next kept symbol starts).
+type Symbol struct {
+	Name     string // raw (mangled) name
+	Addr     uint64
+	End      uint64 // last address of the symbol; may be below Addr for the last symbol
+	IsFunc   bool   // STT_FUNC
+	IsStatic bool   // STB_LOCAL
+	// symIndex is the position in .symtab, used to find the DWARF file of
+	// the symbol through the preceding STT_FILE entry.
+	symIndex int
+}
+
+// Options are the command-line settings that change which symbols exist.
+type Options struct {
+	NoStatic           bool // -a: drop every local symbol
+	IgnoreNonFunctions bool // -D: drop local symbols that are not STT_FUNC
+}
+
+// Table is the finalised symbol table of one executable.
+type Table struct {
+	Path    string
+	Target  gmon.Target
+	Syms    []Symbol // ascending, unique addresses
+	TextLow uint64   // first address of .text
+	TextEnd uint64   // last address of .text
+
+	file     *elf.File
+	lines    *lineIndex
+	lineErr  error
+	lineOnce sync.Once
+}
+
+// ErrorKind tells how gprof words a failure to load the executable.
+type ErrorKind int
+
+// The ways loading an executable can fail.
+const (
+	ErrOpen      ErrorKind = iota // the file cannot be opened
+	ErrNotObject                  // not an ELF file
+	ErrNoText                     // no .text section
+	ErrNoSymbols                  // no usable function symbols
+	ErrBadSymtab                  // the symbol table is malformed
+)
+
+// LoadError reports why an executable could not be used.
+type LoadError struct {
+	Kind ErrorKind
+	Path string
+	Err  error // underlying cause, if any
+}
+
+func (e *LoadError) Error() string {
+	switch e.Kind {
+	case ErrOpen:
+		var pe *os.PathError
+		if errors.As(e.Err, &pe) {
+			return fmt.Sprintf("%s: %s", e.Path, describeErrno(pe.Err))
+		}
+		return fmt.Sprintf("%s: %v", e.Path, e.Err)
+	case ErrNotObject:
+		return fmt.Sprintf("%s: not in executable format", e.Path)
+	case ErrNoText:
+		return fmt.Sprintf("can't find .text section in %s", e.Path)
+	case ErrNoSymbols:
+		return fmt.Sprintf("file `%s' has no symbols", e.Path)
+	default:
+		return fmt.Sprintf("%s: bad symbol table: %v", e.Path, e.Err)
+	}
+}
+
+func (e *LoadError) Unwrap() error { return e.Err }
+
+// describeErrno spells an OS error the way C's strerror does ("No such file
+// or directory" rather than Go's lower-case form).
+func describeErrno(err error) string {
+	s := err.Error()
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// rawSym is a .symtab entry with the fields gprof's selection needs.
+type rawSym struct {
+	nameOff uint32
+	info    byte
+	shndx   uint16
+	value   uint64
+	index   int
+}
+
+// Load reads the executable at path and builds gprof's symbol table.
+func Load(path string, opt Options) (*Table, error) {
+	osf, err := os.Open(path)
+	if err != nil {
+		return nil, &LoadError{Kind: ErrOpen, Path: path, Err: err}
+	}
+	if st, err := osf.Stat(); err == nil && st.IsDir() {
+		osf.Close()
+		// gprof reports a directory as a missing file.
+		return nil, &LoadError{Kind: ErrOpen, Path: path, Err: &os.PathError{Op: "open", Path: path, Err: errors.New("no such file or directory")}}
+	}
+	f, err := elf.NewFile(osf)
+	if err != nil {
+		osf.Close()
+		return nil, &LoadError{Kind: ErrNotObject, Path: path, Err: err}
+	}
+	t, err := build(path, f, opt)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return t, nil
+}
+
+func build(path string, f *elf.File, opt Options) (*Table, error) {
+	t := &Table{Path: path, file: f}
+	t.Target.Order = f.ByteOrder
+	t.Target.AddrSize = 8
+	if f.Class == elf.ELFCLASS32 {
+		t.Target.AddrSize = 4
+	}
+	text := f.Section(".text")
+	if text == nil {
+		text = f.Section("$CODE$")
+	}
+	if text == nil {
+		return nil, &LoadError{Kind: ErrNoText, Path: path}
+	}
+	t.TextLow = text.Addr
+	t.TextEnd = text.Addr + text.Size - 1
+
+	raws, strtab, err := readSymtab(f)
+	if err != nil {
+		return nil, &LoadError{Kind: ErrBadSymtab, Path: path, Err: err}
+	}
+	syms := make([]Symbol, 0, len(raws)/2)
+	for _, r := range raws {
+		static, ok := classify(f, r, strtab, opt)
+		if !ok {
+			continue
+		}
+		syms = append(syms, Symbol{
+			Name:     cString(strtab, r.nameOff),
+			Addr:     r.value,
+			IsFunc:   elf.ST_TYPE(r.info) == elf.STT_FUNC,
+			IsStatic: static,
+			symIndex: r.index,
+		})
+	}
+	if len(syms) == 0 {
+		return nil, &LoadError{Kind: ErrNoSymbols, Path: path}
+	}
+	t.Syms = finalize(syms, t.TextEnd)
+	return t, nil
+}
+
+// readSymtab returns the raw .symtab entries (index 0 excluded) and the bytes
+// of their string table. debug/elf's Symbols does not expose st_name offsets,
+// which gprof's name filter needs (it can read past a name's NUL into the
+// next string), so the entries are decoded here.
+func readSymtab(f *elf.File) ([]rawSym, []byte, error) {
+	sec := f.Section(".symtab")
+	if sec == nil || sec.Type != elf.SHT_SYMTAB {
+		return nil, nil, nil
+	}
+	data, err := sec.Data()
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading .symtab: %w", err)
+	}
+	if int(sec.Link) >= len(f.Sections) {
+		return nil, nil, fmt.Errorf(".symtab links to section %d of %d", sec.Link, len(f.Sections))
+	}
+	strtab, err := f.Sections[sec.Link].Data()
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading symbol string table: %w", err)
+	}
+	order := f.ByteOrder
+	entSize := 24
+	if f.Class == elf.ELFCLASS32 {
+		entSize = 16
+	}
+	n := len(data) / entSize
+	raws := make([]rawSym, 0, n)
+	for i := 1; i < n; i++ {
+		e := data[i*entSize : (i+1)*entSize]
+		var r rawSym
+		r.index = i
+		r.nameOff = order.Uint32(e[0:4])
+		if entSize == 24 {
+			r.info = e[4]
+			r.shndx = order.Uint16(e[6:8])
+			r.value = order.Uint64(e[8:16])
+		} else {
+			r.value = uint64(order.Uint32(e[4:8]))
+			r.info = e[12]
+			r.shndx = order.Uint16(e[14:16])
+		}
+		raws = append(raws, r)
+	}
+	return raws, strtab, nil
+}
+
+func cString(tab []byte, off uint32) string {
+	if int(off) >= len(tab) {
+		return ""
+	}
+	s := tab[off:]
+	for i, c := range s {
+		if c == 0 {
+			return string(s[:i])
+		}
+	}
+	return string(s)
+}
+
+// classify applies gprof's symbol selection (nm class T, W or t, then the
+// filters for local names). It reports whether the symbol is kept and
+// whether gprof treats it as static.
+func classify(f *elf.File, r rawSym, strtab []byte, opt Options) (static, keep bool) {
+	typ := elf.ST_TYPE(r.info)
+	bind := elf.ST_BIND(r.info)
+	if typ == elf.STT_FILE || typ == elf.STT_SECTION {
+		return false, false // debugging symbols
+	}
+	switch elf.SectionIndex(r.shndx) {
+	case elf.SHN_UNDEF, elf.SHN_ABS, elf.SHN_COMMON:
+		return false, false
+	}
+	if int(r.shndx) >= len(f.Sections) {
+		return false, false
+	}
+	if opt.NoStatic && bind == elf.STB_LOCAL {
+		return false, false
+	}
+	if typ == elf.STT_GNU_IFUNC {
+		return false, false
+	}
+	sec := f.Sections[r.shndx]
+	if bind == elf.STB_WEAK {
+		// Weak non-objects count as global text wherever they live.
+		return false, typ != elf.STT_OBJECT
+	}
+	if bind != elf.STB_GLOBAL && bind != elf.STB_LOCAL {
+		return false, false // STB_GNU_UNIQUE and the rest
+	}
+	if sec.Flags&elf.SHF_EXECINSTR == 0 || peSectionClass(sec.Name) {
+		return false, false
+	}
+	if bind == elf.STB_GLOBAL {
+		return false, true
+	}
+	if !localNameOK(strtab, r.nameOff) {
+		return true, false
+	}
+	name := cString(strtab, r.nameOff)
+	if strings.HasPrefix(name, "__gnu_compiled") || strings.HasPrefix(name, "___gnu_compiled") {
+		return true, false
+	}
+	if opt.IgnoreNonFunctions && typ != elf.STT_FUNC {
+		return true, false
+	}
+	return true, true
+}
+
+// peSectionClass reports the section names BFD classifies by name before
+// looking at flags (MSVC sections); symbols in them are never text.
+func peSectionClass(name string) bool {
+	for _, p := range []string{".drectve", ".edata", ".idata", ".pdata"} {
+		if strings.HasPrefix(name, p) {
+			rest := name[len(p):]
+			if rest == "" || strings.ContainsRune(".$0123456789", rune(rest[0])) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// localNameOK is gprof's filter for static text names, run over the raw
+// string table: no '$', and every '.' must be followed by digits (after an
+// optional ".clone." or ".constprop." token). A name whose last component is
+// ".digits" (or a bare '.') makes gprof's scanner step over the terminating
+// NUL and judge the next string too; that is reproduced, because it decides
+// whether clones such as "f.constprop.0" survive. The table is treated as if
+// one more NUL followed it, as BFD arranges.
+func localNameOK(tab []byte, off uint32) bool {
+	at := func(i int) byte {
+		if i >= len(tab) {
+			return 0
+		}
+		return tab[i]
+	}
+	i := int(off)
+	if at(i) == 0 {
+		return false
+	}
+	for ; at(i) != 0; i++ {
+		if at(i) == '$' {
+			return false
+		}
+		for at(i) == '.' {
+			digitSeen := false
+			if hasTokenAt(tab, i, ".clone.") {
+				i += len(".clone.") - 1
+			} else if hasTokenAt(tab, i, ".constprop.") {
+				i += len(".constprop.") - 1
+			}
+			for i++; at(i) != 0; i++ {
+				if digitSeen && at(i) == '.' {
+					break
+				}
+				if at(i) >= '0' && at(i) <= '9' {
+					digitSeen = true
+				} else {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// hasTokenAt reports whether tok starts at tab[i] and the NUL-terminated
+// string there is longer than tok.
+func hasTokenAt(tab []byte, i int, tok string) bool {
+	end := i
+	for end < len(tab) && tab[end] != 0 {
+		end++
+	}
+	return end-i > len(tok) && string(tab[i:i+len(tok)]) == tok
+}
+
+// finalize sorts the symbols by address, keeps one symbol per address by
+// gprof's preference rules and sets each symbol's end address.
+func finalize(syms []Symbol, textEnd uint64) []Symbol {
+	sort.SliceStable(syms, func(i, j int) bool {
+		a, b := &syms[i], &syms[j]
+		if a.Addr != b.Addr {
+			return a.Addr < b.Addr
+		}
+		if a.IsFunc != b.IsFunc {
+			return a.IsFunc
+		}
+		return !a.IsStatic && b.IsStatic
+	})
+	out := syms[:0]
+	for i := range syms {
+		s := syms[i]
+		if len(out) > 0 && out[len(out)-1].Addr == s.Addr {
+			if Prefer(&s, &out[len(out)-1]) {
+				out[len(out)-1] = s
+			}
+			continue
+		}
+		if len(out) > 0 {
+			out[len(out)-1].End = s.Addr - 1
+		}
+		out = append(out, s)
+	}
+	out[len(out)-1].End = textEnd
+	return out
+}
+
+// Prefer reports whether newcomer replaces the symbol kept so far at the
+// same address: global over static, then function over non-function, then
+// a name without a leading underscore (or with one underscore rather than
+// two).
+func Prefer(newcomer, kept *Symbol) bool {
+	if !newcomer.IsStatic && kept.IsStatic {
+		return true
+	}
+	if newcomer.IsStatic != kept.IsStatic {
+		return false
+	}
+	if newcomer.IsFunc && !kept.IsFunc {
+		return true
+	}
+	if newcomer.IsFunc != kept.IsFunc {
+		return false
+	}
+	n, k := newcomer.Name, kept.Name
+	nu := len(n) > 0 && n[0] == '_'
+	ku := len(k) > 0 && k[0] == '_'
+	if !nu && ku {
+		return true
+	}
+	return nu && ku && len(n) > 1 && n[1] != '_' && len(k) > 1 && k[1] == '_'
+}
+
+// Lookup returns the index of the symbol whose range holds addr, or -1. It
+// follows gprof's binary search, which matters only for the last symbol,
+// whose range may be empty.
+func (t *Table) Lookup(addr uint64) int {
+	return LookupRanges(len(t.Syms), func(i int) (uint64, uint64) { return t.Syms[i].Addr, t.Syms[i].End }, addr)
+}
+
+// LookupRanges is gprof's lookup over n address-sorted ranges given by at:
+// the range with the greatest start not above addr, if addr is not past its
+// end.
+func LookupRanges(n int, at func(int) (lo, hi uint64), addr uint64) int {
+	if n == 0 {
+		return -1
+	}
+	i := sort.Search(n, func(i int) bool { lo, _ := at(i); return lo > addr }) - 1
+	if i < 0 {
+		return -1
+	}
+	_, hi := at(i)
+	if addr > hi {
+		return -1
+	}
+	return i
+}
+
+// Close releases the executable file.
+func (t *Table) Close() error {
+	if t.file == nil {
+		return nil
+	}
+	return t.file.Close()
+}
+
+// TextBytes returns the contents of .text, or nil if they cannot be read.
+func (t *Table) TextBytes() []byte {
+	s := t.file.Section(".text")
+	if s == nil {
+		s = t.file.Section("$CODE$")
+	}
+	if s == nil {
+		return nil
+	}
+	b, err := s.Data()
+	if err != nil {
+		return nil
+	}
+	return b
+}
