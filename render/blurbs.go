@@ -11,7 +11,8 @@ profile data written by programs built with "gcc -pg" and reports it in
 GNU gprof's layout.
 `
 
-const flatBlurb = `
+// FlatBlurb explains the flat profile.
+const FlatBlurb = `
  How to read the flat profile
 
  Each row is one function; rows come in order of decreasing self time,
@@ -41,7 +42,8 @@ const flatBlurb = `
              graph gives its place there.
 ` + "\f" + notice
 
-const callGraphBlurb = `
+// CallGraphBlurb explains the call graph.
+const CallGraphBlurb = `
  How to read the call graph
 
  The report has one block per function, separated by dashed lines, in
@@ -80,7 +82,8 @@ const callGraphBlurb = `
  along them in a meaningful way.
 ` + "\f" + notice
 
-const callGraphBlurbBSD = `
+// CallGraphBlurbBSD explains the call graph in the traditional (-T) layout.
+const CallGraphBlurbBSD = `
  How to read the call graph (traditional layout)
 
  One block per function, in order of decreasing total time. The line

@@ -123,7 +123,7 @@ func (t *Text) Flat() {
 	if t.opt.Traditional {
 		if !t.opt.Brief {
 			w.WriteString("\n\n\nflat profile:\n")
-			w.WriteString(flatBlurb)
+			w.WriteString(FlatBlurb)
 		}
 	} else {
 		w.WriteString("Flat profile:\n")
@@ -217,7 +217,7 @@ func (t *Text) Flat() {
 			line = append(line, fixed(scale*(e.Ticks+e.ChildTime)/hz/calls, 8, 2)...)
 			line = append(line, "  "...)
 		} else {
-			line = append(line, "                              "...)
+			line = append(line, strings.Repeat(" ", 29)...)
 		}
 		if t.opt.Traditional {
 			line = append(line, t.fullName(i)...)
@@ -228,7 +228,7 @@ func (t *Text) Flat() {
 		w.Write(line)
 	}
 	if !t.opt.Brief && !t.opt.Traditional {
-		w.WriteString(flatBlurb)
+		w.WriteString(FlatBlurb)
 	}
 }
 
@@ -238,7 +238,7 @@ func (t *Text) CallGraph() {
 	w := t.w
 	bsd := t.opt.Traditional
 	if !t.opt.Brief && bsd {
-		w.WriteString(callGraphBlurbBSD)
+		w.WriteString(CallGraphBlurbBSD)
 	}
 	t.separator()
 	if !bsd {
@@ -322,7 +322,7 @@ func (t *Text) CallGraph() {
 		}
 	}
 	if !t.opt.Brief && !bsd {
-		w.WriteString(callGraphBlurb)
+		w.WriteString(CallGraphBlurb)
 	}
 }
 

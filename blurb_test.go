@@ -1,0 +1,7 @@
+package main
+
+import "github.com/egprof/egprof/render"
+
+func flatBlurbForTest() string         { return render.FlatBlurb }
+func callGraphBlurbForTest() string    { return render.CallGraphBlurb }
+func callGraphBSDBlurbForTest() string { return render.CallGraphBlurbBSD }
