@@ -548,10 +548,13 @@ func (g *Graph) cmpTotal(a, b int) int {
 	if diff > 0 {
 		return -1
 	}
-	if l.IsCycle() {
+	// Cycles come before functions; two cycles keep their number order.
+	switch {
+	case l.IsCycle() && r.IsCycle():
+		return 0
+	case l.IsCycle():
 		return -1
-	}
-	if r.IsCycle() {
+	case r.IsCycle():
 		return 1
 	}
 	ln, rn := l.Sym.Name, r.Sym.Name
