@@ -68,6 +68,10 @@ func report(c *config, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) 
 		return fail("%s: %v\n", c.argv0, err)
 	}
 	defer tab.Close()
+	if c.line && tab.HasLines() && c.style != styleSum {
+		// Without debug information -l changes nothing, as in gprof.
+		return fail("%s: line-by-line profiling (-l) is not supported by this version of egprof yet\n", c.argv0)
+	}
 	if c.format == gmon.FormatProf {
 		return fail("%s: sorry, file format `prof' is not yet supported\n", c.argv0)
 	}
@@ -127,7 +131,7 @@ func report(c *config, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) 
 		DemangleStyle:   c.demangleStyle,
 		InlineFileNames: c.inlineNames,
 		PrintPath:       c.printPath,
-		LineGranularity: c.line && tab.HasLines(),
+		LineGranularity: false,
 		ShowZeros:       c.showZeros,
 		Width:           c.width,
 	})
