@@ -128,6 +128,8 @@ var notBuiltYet = map[string]string{
 	"*/inline-file-names*":      "BFD's DWARF 5 file-0 quirk",
 	"cxx/sym-file":              "BFD's DWARF 5 file-0 quirk",
 	"cxx/sym-file-header":       "BFD's DWARF 5 file-0 quirk",
+	"*/sum-file-flat":           "-s -p on a -g binary prints a line-level profile (-s implies -l)",
+	"demo/sum-file":             "line-level arcs in gmon.sum (-s implies -l)",
 	"cxx/sum-file":              "line-level arcs in gmon.sum (-s implies -l)",
 }
 
