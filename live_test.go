@@ -293,7 +293,7 @@ func TestGprofSymlink(t *testing.T) {
 		`gprof -b -q ./prog gmon.out | awk '/^\[/ {print $1, $NF}' | sort -n | head -15`,
 		`gprof -b ./prog gmon.out > report.txt; echo "status=$?"; wc -l < report.txt; tail -4 report.txt`,
 		`gprof -bp -z ./prog gmon.out | awk 'NR > 5 {print $NF}' | sort | uniq -c | sort -rn | head`,
-		`gprof -b -l ./prog gmon.out | sed -n '1,12p'`,
+		`gprof -b -p -z ./prog gmon.out | sed -n '1,12p'`,
 		`gprof -b -p ./prog missing.out 2>&1; echo "status=$?"`,
 		`gprof -b -p ./prog gmon.out gmon.out | tail -n +6 | head -5`,
 		`cat gmon.out | gprof -b -p ./prog - | head -8`,
