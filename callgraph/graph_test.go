@@ -1,0 +1,125 @@
+package callgraph
+
+import (
+	"encoding/binary"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/egprof/egprof/gmon"
+	"github.com/egprof/egprof/symtab"
+)
+
+// synthetic builds a symbol table of 16-byte functions at 0x1000, 0x1010,
+// ... and a little-endian 64-bit gmon file with 2-byte bins, ticks[i]
+// samples at the start of function i and the given arcs (caller index,
+// callee index, count).
+func synthetic(t *testing.T, names []string, ticks []uint16, arcs [][3]int) (*symtab.Table, *gmon.Profile) {
+	t.Helper()
+	const base = 0x1000
+	tab := &symtab.Table{Target: gmon.Target{Order: binary.LittleEndian, AddrSize: 8}}
+	for i, n := range names {
+		tab.Syms = append(tab.Syms, symtab.Symbol{Name: n, Addr: uint64(base + 16*i), End: uint64(base + 16*i + 15), IsFunc: true})
+	}
+	tab.TextLow = base
+	tab.TextEnd = uint64(base + 16*len(names) - 1)
+	le := binary.LittleEndian
+	data := []byte("gmon")
+	data = le.AppendUint32(data, 1)
+	data = append(data, make([]byte, 12)...)
+	nbins := 8 * len(names)
+	data = append(data, 0)
+	data = le.AppendUint64(data, base)
+	data = le.AppendUint64(data, uint64(base+16*len(names)))
+	data = le.AppendUint32(data, uint32(nbins))
+	data = le.AppendUint32(data, 100)
+	dimen := make([]byte, 15)
+	copy(dimen, "seconds")
+	data = append(data, dimen...)
+	data = append(data, 's')
+	for b := 0; b < nbins; b++ {
+		v := uint16(0)
+		if b%8 == 0 && b/8 < len(ticks) {
+			v = ticks[b/8]
+		}
+		data = le.AppendUint16(data, v)
+	}
+	for _, a := range arcs {
+		data = append(data, 1)
+		data = le.AppendUint64(data, uint64(base+16*a[0]+8))
+		data = le.AppendUint64(data, uint64(base+16*a[1]+4))
+		data = le.AppendUint32(data, uint32(a[2]))
+	}
+	p := gmon.NewProfile(tab.Target, gmon.FormatAuto)
+	_, err := p.AddData(data, "synthetic")
+	require.NoError(t, err)
+	return tab, p
+}
+
+// The worked example of shared/docs/gprof-behaviour/call-graph.md §4.3,
+// whose numbers were read off GNU gprof's output.
+func workedExample(t *testing.T, specs []SpecUse) *Graph {
+	names := []string{"main", "P", "Q", "W", "X"}
+	const mainI, pI, qI, wI, xI = 0, 1, 2, 3, 4
+	tab, prof := synthetic(t, names, []uint16{5, 10, 20, 60, 5}, [][3]int{
+		{mainI, pI, 1}, {mainI, xI, 1}, {xI, qI, 1}, {pI, qI, 2}, {qI, pI, 2}, {qI, wI, 4}, {pI, wI, 2}, {pI, pI, 7},
+	})
+	return Build(tab, prof, Options{Specs: specs})
+}
+
+func TestPropagationWorkedExample(t *testing.T) {
+	g := workedExample(t, nil)
+	p := &g.Entries[1]
+	assert.Equal(t, uint64(3), p.NCalls)
+	assert.Equal(t, uint64(7), p.SelfCalls)
+	assert.Equal(t, 1, p.Cycle)
+	assert.InDelta(t, 10, p.PropSelf, 1e-9)
+	assert.InDelta(t, 20, p.PropChild, 1e-9)
+
+	require.Len(t, g.Entries, 6, "five functions and one cycle")
+	cyc := &g.Entries[5]
+	assert.True(t, cyc.IsCycle())
+	assert.Equal(t, uint64(2), cyc.NCalls, "calls from outside the cycle")
+	assert.Equal(t, uint64(4), cyc.SelfCalls, "calls among members")
+	assert.InDelta(t, 30, cyc.Ticks, 1e-9)
+
+	var mainToP *Arc
+	for i := range g.Arcs {
+		if g.Arcs[i].Parent == 0 && g.Arcs[i].Child == 1 {
+			mainToP = &g.Arcs[i]
+		}
+	}
+	require.NotNil(t, mainToP)
+	assert.InDelta(t, 15, mainToP.Time, 1e-9, "main->P self share: 30 ticks x 1/2")
+	assert.InDelta(t, 30, mainToP.ChildTime, 1e-9, "main->P children share: 60 ticks x 1/2")
+	assert.InDelta(t, 100, g.PrintTime, 1e-9)
+}
+
+func TestPropagationExcludingQ(t *testing.T) {
+	g := workedExample(t, []SpecUse{{Table: ExclTime, Spec: "Q"}, {Table: ExclGraph, Spec: "Q"}})
+	w := &g.Entries[3]
+	assert.InDelta(t, 1.0/3, w.Fract, 1e-12)
+	assert.InDelta(t, 20, w.PropSelf, 1e-9, "W shows 0.20 s, not 0.60")
+	assert.InDelta(t, 40, g.PrintTime, 1e-9, "5 + 10 + 20 + 5 samples")
+	assert.False(t, g.Entries[2].PrintFlag, "Q is listed as (n)")
+}
+
+func TestSpecParsing(t *testing.T) {
+	cases := []struct {
+		in   string
+		want specPart
+	}{
+		{"main", specPart{name: "main"}},
+		{"b.c", specPart{file: "b.c", fileSpec: true}},
+		{"b.c:4", specPart{file: "b.c", fileSpec: true, line: 4}},
+		{"b.c:helper", specPart{file: "b.c", fileSpec: true, name: "helper"}},
+		{":g.dotted", specPart{name: "g.dotted"}},
+		{"9", specPart{line: 9}},
+		{"a:b:c", specPart{file: "a:b", fileSpec: true, name: "c"}},
+		{"", specPart{}},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, parseSpecPart(c.in), c.in)
+	}
+}
