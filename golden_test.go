@@ -117,20 +117,12 @@ func readGolden(t *testing.T, file string) string {
 // egprof does not produce yet. They are skipped by name, so every run shows
 // the gap; each entry goes as soon as its feature lands.
 var notBuiltYet = map[string]string{
-	"*/function-ordering*":      "-r function ordering",
-	"*/exec-counts":             "-C execution counts",
-	"*/sym-exec-counts":         "-C execution counts",
-	"*/line*":                   "-l line granularity",
-	"*/annotate*":               "-A annotated source",
-	"*/sym-annotate*":           "-A annotated source",
-	"*/demangle-java*":          "the java demangling style",
-	"*/inline-file-names-path*": "BFD's uncleaned DWARF paths",
-	"*/inline-file-names*":      "BFD's DWARF 5 file-0 quirk",
-	"cxx/sym-file":              "BFD's DWARF 5 file-0 quirk",
-	"cxx/sym-file-header":       "BFD's DWARF 5 file-0 quirk",
-	"*/sum-file-flat":           "-s -p on a -g binary prints a line-level profile (-s implies -l)",
-	"demo/sum-file":             "line-level arcs in gmon.sum (-s implies -l)",
-	"cxx/sum-file":              "line-level arcs in gmon.sum (-s implies -l)",
+	"*/function-ordering*": "-r function ordering",
+	"*/exec-counts":        "-C execution counts",
+	"*/sym-exec-counts":    "-C execution counts",
+	"*/annotate*":          "-A annotated source",
+	"*/sym-annotate*":      "-A annotated source",
+	"*/demangle-java*":     "the java demangling style",
 }
 
 func notBuilt(name string) string {

@@ -41,7 +41,7 @@ func liveOptionSets() []liveOptionSet {
 		{args: []string{"-b", "-p"}},
 		{args: []string{"-b", "-q"}},
 		{args: []string{"-b", "-z"}},
-		// -b -l joins this table when egprof builds line symbols.
+		{args: []string{"-b", "-l"}, needDebug: true},
 		{args: []string{"-b", "-T"}},
 		{args: []string{"-b", "-c"}},
 		// -c's count-0 arcs often show only next to unused functions.

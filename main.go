@@ -68,9 +68,15 @@ func report(c *config, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) 
 		return fail("%s: %v\n", c.argv0, err)
 	}
 	defer tab.Close()
-	if c.line && tab.HasLines() && c.style != styleSum {
+	lineLevel := false
+	if c.line && c.externalSyms == "" {
 		// Without debug information -l changes nothing, as in gprof.
-		return fail("%s: line-by-line profiling (-l) is not supported by this version of egprof yet\n", c.argv0)
+		lt, err := tab.WithLineSymbols()
+		if err != nil {
+			return fail("%s: %v\n", c.argv0, err)
+		}
+		lineLevel = lt != tab
+		tab = lt
 	}
 	if c.format == gmon.FormatProf {
 		return fail("%s: sorry, file format `prof' is not yet supported\n", c.argv0)
@@ -131,7 +137,7 @@ func report(c *config, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) 
 		DemangleStyle:   c.demangleStyle,
 		InlineFileNames: c.inlineNames,
 		PrintPath:       c.printPath,
-		LineGranularity: false,
+		LineGranularity: lineLevel,
 		ShowZeros:       c.showZeros,
 		Width:           c.width,
 	})

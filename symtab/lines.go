@@ -1,144 +1,177 @@
 package symtab
 
 import (
-	"debug/dwarf"
-	"errors"
 	"fmt"
-	"io"
-	"sort"
+	"sync"
 )
 
-// lineRow is one row of a DWARF line table: addresses from addr up to the
-// next row of the same sequence belong to file:line.
-type lineRow struct {
-	addr uint64
-	file string
-	line int
-	end  bool // end_sequence: the row only closes the previous range
-}
-
-// lineIndex holds every line-table row of the executable, by address.
-type lineIndex struct {
-	rows []lineRow
-}
-
-// SourceLoc is a source position: the file as recorded in DWARF (joined with
-// its directory) and the line.
+// SourceLoc is a source position as gprof knows it: the file name as BFD
+// builds it from DWARF (directory and name joined, not cleaned) and the
+// line.
 type SourceLoc struct {
 	File string
 	Line int
 }
 
+// sourceState holds the DWARF line information and the source position of
+// every function symbol, found the first time a position is needed.
+type sourceState struct {
+	lines *bfdLines
+	// bySymIndex holds the position of each kept function symbol, keyed by
+	// its .symtab index.
+	bySymIndex map[int]SourceLoc
+}
+
+// sourceHolder loads the source state once.
+type sourceHolder struct {
+	once sync.Once
+	st   *sourceState
+	err  error
+}
+
+// source loads the line information and looks up every function symbol in
+// .symtab order, as gprof does while building its symbol table.
+func (t *Table) source() (*sourceState, error) {
+	h := t.src
+	if h == nil {
+		return &sourceState{}, nil
+	}
+	h.once.Do(func() {
+		st := &sourceState{bySymIndex: map[int]SourceLoc{}}
+		if t.file != nil {
+			st.lines, h.err = loadBFDLines(t.file)
+		}
+		if st.lines != nil {
+			for _, s := range t.kept {
+				if file, _, line, ok := st.lines.find(s.Addr); ok {
+					st.bySymIndex[s.symIndex] = SourceLoc{File: file, Line: line}
+				}
+			}
+		}
+		h.st = st
+	})
+	return h.st, h.err
+}
+
 // HasLines reports whether the executable has DWARF line information. The
 // line tables are read on first use only.
 func (t *Table) HasLines() bool {
-	idx, err := t.lineTables()
-	return err == nil && idx != nil && len(idx.rows) > 0
+	st, err := t.source()
+	return err == nil && st.lines != nil && len(st.bySymIndex) > 0
 }
 
-// LineError returns the error met while reading DWARF line tables, if any.
+// LineError returns the error met while reading DWARF, if any.
 func (t *Table) LineError() error {
-	_, err := t.lineTables()
+	_, err := t.source()
 	return err
 }
 
-// SourceAt returns the source position holding addr, as gprof's nearest-line
-// lookup does, or false when no line table covers addr.
-func (t *Table) SourceAt(addr uint64) (SourceLoc, bool) {
-	idx, err := t.lineTables()
-	if err != nil || idx == nil {
+// SymbolSource returns the source position of symbol i, or false without
+// debug information for it.
+func (t *Table) SymbolSource(i int) (SourceLoc, bool) {
+	s := &t.Syms[i]
+	if s.IsLine {
+		return s.Src, true
+	}
+	st, err := t.source()
+	if err != nil {
 		return SourceLoc{}, false
 	}
-	return idx.lookup(addr)
+	loc, ok := st.bySymIndex[s.symIndex]
+	return loc, ok
 }
 
-// SymbolSource returns the source position of symbol i (the line-table row at
-// its address), or false without debug information.
-func (t *Table) SymbolSource(i int) (SourceLoc, bool) {
-	return t.SourceAt(t.Syms[i].Addr)
-}
-
-func (t *Table) lineTables() (*lineIndex, error) {
-	t.lineOnce.Do(func() {
-		t.lines, t.lineErr = readLines(t.file)
-	})
-	return t.lines, t.lineErr
-}
-
-func readLines(f interface {
-	DWARF() (*dwarf.Data, error)
-}) (*lineIndex, error) {
-	if f == nil {
-		return nil, nil
-	}
-	d, err := f.DWARF()
+// WithLineSymbols returns the symbol table of gprof's -l: the function
+// symbols plus one line symbol wherever the (function, file, line) of the
+// code changes, walking .text one byte at a time as gprof does. Without
+// line information the table is returned unchanged.
+func (t *Table) WithLineSymbols() (*Table, error) {
+	st, err := t.source()
 	if err != nil {
-		// No debug information is normal, not an error.
-		return nil, nil
+		return nil, err
 	}
-	idx := &lineIndex{}
-	r := d.Reader()
-	for {
-		e, err := r.Next()
-		if err != nil {
-			return nil, fmt.Errorf("reading DWARF: %w", err)
-		}
-		if e == nil {
-			break
-		}
-		if e.Tag != dwarf.TagCompileUnit {
-			r.SkipChildren()
-			continue
-		}
-		lr, err := d.LineReader(e)
-		if err != nil {
-			return nil, fmt.Errorf("reading DWARF line table: %w", err)
-		}
-		r.SkipChildren()
-		if lr == nil {
-			continue
-		}
-		var le dwarf.LineEntry
-		for {
-			err := lr.Next(&le)
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				return nil, fmt.Errorf("reading DWARF line table: %w", err)
-			}
-			name := ""
-			if le.File != nil {
-				name = le.File.Name
-			}
-			idx.rows = append(idx.rows, lineRow{addr: le.Address, file: name, line: le.Line, end: le.EndSequence})
-		}
+	if st.lines == nil {
+		return t, nil
 	}
-	// At equal addresses an end-of-sequence marker closes the previous
-	// sequence before the next one starts.
-	sort.SliceStable(idx.rows, func(i, j int) bool {
-		a, b := &idx.rows[i], &idx.rows[j]
-		if a.addr != b.addr {
-			return a.addr < b.addr
-		}
-		return a.end && !b.end
-	})
-	return idx, nil
+	// gprof walks the text twice, counting and then creating, and fails
+	// when BFD's answers changed between the walks; the walks are repeated
+	// here so that the same failure shows.
+	count := t.walkLines(st, nil)
+	var lineSyms []Symbol
+	made := t.walkLines(st, &lineSyms)
+	if made != count {
+		return nil, fmt.Errorf("somebody miscounted: ltab.len=%d instead of %d", count+len(t.Syms), made+len(t.Syms))
+	}
+	all := make([]Symbol, 0, len(lineSyms)+len(t.Syms))
+	all = append(all, lineSyms...)
+	all = append(all, t.Syms...)
+	nt := *t
+	nt.Syms = finalizeLines(all, t.TextEnd)
+	return &nt, nil
 }
 
-// lookup finds the last row at or below addr that starts a range (not an
-// end-of-sequence marker) and whose range, up to the next row, holds addr.
-func (x *lineIndex) lookup(addr uint64) (SourceLoc, bool) {
-	i := sort.Search(len(x.rows), func(i int) bool { return x.rows[i].addr > addr }) - 1
-	for ; i >= 0; i-- {
-		r := x.rows[i]
-		if r.end {
-			if r.addr <= addr {
-				return SourceLoc{}, false
+// walkLines visits every byte of .text and counts (or, with out, creates)
+// the line symbols.
+func (t *Table) walkLines(st *sourceState, out *[]Symbol) int {
+	n := 0
+	var prev *Symbol
+	var prevName, prevFile string
+	prevLine := 0
+	havePrev := false
+	for addr := t.TextLow; addr <= t.TextEnd; addr++ {
+		file, fn, line, ok := st.lines.find(addr)
+		if !ok {
+			continue
+		}
+		if havePrev && line == prevLine && fn == prevName && file == prevFile {
+			continue
+		}
+		n++
+		if out != nil {
+			s := Symbol{Name: fn, Addr: addr, IsLine: true, Src: SourceLoc{File: file, Line: line}, symIndex: -1}
+			if prev != nil && prev.Src.File == file && prev.Name == fn {
+				s.IsStatic = prev.IsStatic
+			} else if k := t.Lookup(addr); k >= 0 {
+				s.IsStatic = t.Syms[k].IsStatic
+			}
+			*out = append(*out, s)
+			prev = &(*out)[len(*out)-1]
+		}
+		havePrev, prevName, prevFile, prevLine = true, fn, file, line
+	}
+	return n
+}
+
+// finalizeLines is finalize for a table that mixes line symbols (end not
+// known yet) with function symbols, which keep the end they already have:
+// their ranges overlap the line symbols inside them, and a function symbol
+// whose range is empty (data_start) is dropped.
+func finalizeLines(syms []Symbol, textEnd uint64) []Symbol {
+	sortByAddr(syms)
+	out := syms[:0]
+	for i := range syms {
+		s := syms[i]
+		if len(out) > 0 && out[len(out)-1].Addr == s.Addr {
+			if Prefer(&s, &out[len(out)-1]) {
+				out[len(out)-1] = s
 			}
 			continue
 		}
-		return SourceLoc{File: r.file, Line: r.line}, true
+		if len(out) > 0 && !out[len(out)-1].hasEnd() {
+			out[len(out)-1].End = s.Addr - 1
+		}
+		if s.hasEnd() && s.Addr > s.End {
+			continue
+		}
+		out = append(out, s)
 	}
-	return SourceLoc{}, false
+	if len(out) > 0 && !out[len(out)-1].hasEnd() {
+		out[len(out)-1].End = textEnd
+	}
+	return out
 }
+
+// hasEnd reports whether the symbol's end was set by an earlier
+// finalisation (line symbols start without one). gprof uses 0 for
+// "unset".
+func (s *Symbol) hasEnd() bool { return !s.IsLine && s.End != 0 }

@@ -10,7 +10,6 @@ import (
 	"os"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/egprof/egprof/gmon"
 )
@@ -24,6 +23,10 @@ type Symbol struct {
 	End      uint64 // last address of the symbol; may be below Addr for the last symbol
 	IsFunc   bool   // STT_FUNC
 	IsStatic bool   // STB_LOCAL
+	// IsLine marks a line symbol of -l: a stretch of code with one source
+	// line, named after its function. Src is its position.
+	IsLine bool
+	Src    SourceLoc
 	// symIndex is the position in .symtab, used to find the DWARF file of
 	// the symbol through the preceding STT_FILE entry.
 	symIndex int
@@ -43,10 +46,14 @@ type Table struct {
 	TextLow uint64   // first address of .text
 	TextEnd uint64   // last address of .text
 
-	file     *elf.File
-	lines    *lineIndex
-	lineErr  error
-	lineOnce sync.Once
+	file *elf.File
+	// kept lists the selected symbols in .symtab order, before aliases
+	// were merged: gprof looks up their source lines in that order, and
+	// BFD's answers can depend on the order of lookups.
+	kept []Symbol
+
+	// src is shared by the tables derived from this one (-l).
+	src *sourceHolder
 }
 
 // ErrorKind tells how gprof words a failure to load the executable.
@@ -133,7 +140,7 @@ func Load(path string, opt Options) (*Table, error) {
 }
 
 func build(path string, f *elf.File, opt Options) (*Table, error) {
-	t := &Table{Path: path, file: f}
+	t := &Table{Path: path, file: f, src: &sourceHolder{}}
 	t.Target.Order = f.ByteOrder
 	t.Target.AddrSize = 8
 	if f.Class == elf.ELFCLASS32 {
@@ -170,6 +177,7 @@ func build(path string, f *elf.File, opt Options) (*Table, error) {
 	if len(syms) == 0 {
 		return nil, &LoadError{Kind: ErrNoSymbols, Path: path}
 	}
+	t.kept = append([]Symbol(nil), syms...)
 	t.Syms = finalize(syms, t.TextEnd)
 	return t, nil
 }
@@ -353,16 +361,7 @@ func hasTokenAt(tab []byte, i int, tok string) bool {
 // finalize sorts the symbols by address, keeps one symbol per address by
 // gprof's preference rules and sets each symbol's end address.
 func finalize(syms []Symbol, textEnd uint64) []Symbol {
-	sort.SliceStable(syms, func(i, j int) bool {
-		a, b := &syms[i], &syms[j]
-		if a.Addr != b.Addr {
-			return a.Addr < b.Addr
-		}
-		if a.IsFunc != b.IsFunc {
-			return a.IsFunc
-		}
-		return !a.IsStatic && b.IsStatic
-	})
+	sortByAddr(syms)
 	out := syms[:0]
 	for i := range syms {
 		s := syms[i]
@@ -379,6 +378,22 @@ func finalize(syms []Symbol, textEnd uint64) []Symbol {
 	}
 	out[len(out)-1].End = textEnd
 	return out
+}
+
+// sortByAddr orders symbols as gprof does before merging aliases:
+// ascending address, functions first, then globals first, otherwise in
+// their current order.
+func sortByAddr(syms []Symbol) {
+	sort.SliceStable(syms, func(i, j int) bool {
+		a, b := &syms[i], &syms[j]
+		if a.Addr != b.Addr {
+			return a.Addr < b.Addr
+		}
+		if a.IsFunc != b.IsFunc {
+			return a.IsFunc
+		}
+		return !a.IsStatic && b.IsStatic
+	})
 }
 
 // Prefer reports whether newcomer replaces the symbol kept so far at the
