@@ -157,6 +157,14 @@ func report(c *config, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) 
 		}
 		t.Index()
 	}
+	if err := printLineSections(t, c, g); err != nil {
+		t.Flush()
+		return fail("%s: %v\n", c.argv0, err)
+	}
+	if err := printOrderings(t, c, g); err != nil {
+		t.Flush()
+		return fail("%s: %v\n", c.argv0, err)
+	}
 	if err := t.Flush(); err != nil {
 		return fail("%s: writing the report: %v\n", c.argv0, err)
 	}
