@@ -1,0 +1,409 @@
+// Package diff aligns two profiles (of one executable or of two builds) and
+// subtracts them, after eGprof (Schulz and de Supinski, "Practical
+// Differential Profiling"): the '+' profile minus the '-' profile, with
+// zero deltas kept as information and presence on each side explicit.
+package diff
+
+import (
+	"math"
+	"sort"
+
+	"github.com/egprof/egprof/callgraph"
+	"github.com/egprof/egprof/symtab"
+)
+
+// Side holds one function's numbers in one of the two profiles.
+type Side struct {
+	// Present reports whether the function exists in this side's
+	// executable (the paper's "sym +-" column).
+	Present bool
+	// Entry is the function's entry in this side's call graph, -1 if the
+	// function does not exist there.
+	Entry int
+	// Samples is the histogram credit of the function (gprof's self time
+	// in samples); Self is the same in seconds.
+	Samples float64
+	Self    float64
+	// Calls and SelfCalls are gprof's call counts: calls from other
+	// functions, and recursive calls.
+	Calls, SelfCalls uint64
+	// Children is the time the call graph propagated into the function
+	// from its callees, in seconds (gprof's "children" column), and
+	// FlatChildren the unscaled children time the flat profile uses for
+	// its total-per-call column.
+	Children, FlatChildren float64
+	// PropSelf is the self time as the call graph prints it (scaled when
+	// -E/-N exclude some callers), in seconds.
+	PropSelf float64
+}
+
+// HasData reports whether the side recorded anything for the function:
+// samples or calls. A side without data prints as "-".
+func (s *Side) HasData() bool {
+	return s.Entry >= 0 && (s.Samples != 0 || s.Calls != 0 || s.SelfCalls != 0)
+}
+
+// Function is one function of the union of the two profiles.
+type Function struct {
+	Name   string // raw (mangled) name
+	File   string // source file when known, to tell same-named statics apart
+	Static bool
+	Plus   Side
+	Minus  Side
+}
+
+// SelfDelta is '+' self seconds minus '-' self seconds.
+func (f *Function) SelfDelta() float64 { return f.Plus.Self - f.Minus.Self }
+
+// CallsDelta is '+' calls minus '-' calls.
+func (f *Function) CallsDelta() int64 { return int64(f.Plus.Calls) - int64(f.Minus.Calls) }
+
+// TotalDelta is the change of self plus children time in the call graph.
+func (f *Function) TotalDelta() float64 {
+	return (f.Plus.PropSelf + f.Plus.Children) - (f.Minus.PropSelf + f.Minus.Children)
+}
+
+// NoiseSE is the standard error of the self-time delta in seconds,
+// treating each side's sample count as a Poisson count: the variances of
+// the two counts (equal to the counts) add.
+func (f *Function) NoiseSE(plusHZ, minusHZ float64) float64 {
+	v := 0.0
+	if plusHZ > 0 {
+		v += math.Abs(f.Plus.Samples) / (plusHZ * plusHZ)
+	}
+	if minusHZ > 0 {
+		v += math.Abs(f.Minus.Samples) / (minusHZ * minusHZ)
+	}
+	return math.Sqrt(v)
+}
+
+// ArcSide is one call arc's numbers in one profile.
+type ArcSide struct {
+	Present   bool
+	Count     uint64
+	Time      float64 // callee self seconds charged to the caller
+	ChildTime float64 // callee children seconds charged to the caller
+}
+
+// Arc is a caller-callee pair of the union of the two call graphs.
+type Arc struct {
+	Parent, Child int // indexes into Profile.Functions
+	Plus, Minus   ArcSide
+}
+
+// CountDelta is '+' count minus '-' count.
+func (a *Arc) CountDelta() int64 { return int64(a.Plus.Count) - int64(a.Minus.Count) }
+
+// Profile is the aligned pair of profiles. With only a '+' profile (Minus
+// nil) it describes a single profile, so that renderers of differential
+// outputs also draw plain ones.
+type Profile struct {
+	Plus, Minus *callgraph.Graph
+	Functions   []Function
+	Arcs        []Arc
+	// SameBinary reports that both profiles come from one executable and
+	// were aligned by address.
+	SameBinary bool
+}
+
+// PlusHZ and MinusHZ are the sampling rates of the two sides.
+func (p *Profile) PlusHZ() float64 { return hz(p.Plus) }
+
+// MinusHZ is the sampling rate of the '-' side (0 without one).
+func (p *Profile) MinusHZ() float64 { return hz(p.Minus) }
+
+func hz(g *callgraph.Graph) float64 {
+	if g == nil {
+		return 0
+	}
+	return float64(g.HZ)
+}
+
+// IsDiff reports whether the profile has a '-' side.
+func (p *Profile) IsDiff() bool { return p.Minus != nil }
+
+// Options control which functions are kept.
+type Options struct {
+	// KeepAll keeps functions without data on either side (-z).
+	KeepAll bool
+}
+
+// Single wraps one call graph as a Profile with no '-' side.
+func Single(g *callgraph.Graph, opt Options) *Profile {
+	p := &Profile{Plus: g, SameBinary: true}
+	p.build(identity(g), opt)
+	return p
+}
+
+// Subtract aligns minus with plus and subtracts it. Two graphs over the
+// same symbol table are aligned by address; otherwise by name (mangled),
+// with same-named static functions told apart by their source file and
+// then by their order in the executable.
+func Subtract(plus, minus *callgraph.Graph, opt Options) *Profile {
+	p := &Profile{Plus: plus, Minus: minus}
+	var pairs []pair
+	if plus.Syms == minus.Syms || sameSymbols(plus.Syms, minus.Syms) {
+		p.SameBinary = true
+		pairs = identityPairs(plus.NumSyms)
+	} else {
+		pairs = alignByName(plus.Syms, minus.Syms)
+	}
+	p.build(pairs, opt)
+	return p
+}
+
+// pair links a symbol index of the '+' table with one of the '-' table
+// (-1 where the function is missing on that side).
+type pair struct{ plus, minus int }
+
+func identity(g *callgraph.Graph) []pair {
+	ps := make([]pair, g.NumSyms)
+	for i := range ps {
+		ps[i] = pair{i, -1}
+	}
+	return ps
+}
+
+func identityPairs(n int) []pair {
+	ps := make([]pair, n)
+	for i := range ps {
+		ps[i] = pair{i, i}
+	}
+	return ps
+}
+
+// sameSymbols reports whether two symbol tables list the same symbols at
+// the same addresses (the same executable loaded twice).
+func sameSymbols(a, b *symtab.Table) bool {
+	if len(a.Syms) != len(b.Syms) {
+		return false
+	}
+	for i := range a.Syms {
+		if a.Syms[i].Addr != b.Syms[i].Addr || a.Syms[i].Name != b.Syms[i].Name {
+			return false
+		}
+	}
+	return true
+}
+
+// alignByName pairs the functions of two builds: first by raw name, a
+// static function only with a static of the same source file, then the
+// remaining same-named symbols in address order; then, for names that did
+// not match, by demangled name.
+func alignByName(a, b *symtab.Table) []pair {
+	type key struct{ name, file string }
+	fileOf := func(t *symtab.Table, i int) string {
+		if !t.Syms[i].IsStatic {
+			return ""
+		}
+		if loc, ok := t.SymbolSource(i); ok {
+			return loc.File
+		}
+		return ""
+	}
+	matchedB := make([]bool, len(b.Syms))
+	res := make([]int, len(a.Syms))
+	for i := range res {
+		res[i] = -1
+	}
+	// Pass 1: exact (name, file) keys, each used once, in address order.
+	byKey := map[key][]int{}
+	for j := range b.Syms {
+		k := key{b.Syms[j].Name, fileOf(b, j)}
+		byKey[k] = append(byKey[k], j)
+	}
+	for i := range a.Syms {
+		k := key{a.Syms[i].Name, fileOf(a, i)}
+		if js := byKey[k]; len(js) > 0 {
+			res[i], matchedB[js[0]] = js[0], true
+			byKey[k] = js[1:]
+		}
+	}
+	// Pass 2: the same, by name alone (file unknown on one side).
+	byName := map[string][]int{}
+	for j := range b.Syms {
+		if !matchedB[j] {
+			byName[b.Syms[j].Name] = append(byName[b.Syms[j].Name], j)
+		}
+	}
+	for i := range a.Syms {
+		if res[i] >= 0 {
+			continue
+		}
+		if js := byName[a.Syms[i].Name]; len(js) > 0 {
+			res[i], matchedB[js[0]] = js[0], true
+			byName[a.Syms[i].Name] = js[1:]
+		}
+	}
+	// Pass 3: demangled names, for symbols whose mangling changed.
+	byDem := map[string][]int{}
+	for j := range b.Syms {
+		if !matchedB[j] {
+			d := symtab.Demangle(b.Syms[j].Name, symtab.StyleAuto)
+			byDem[d] = append(byDem[d], j)
+		}
+	}
+	for i := range a.Syms {
+		if res[i] >= 0 {
+			continue
+		}
+		d := symtab.Demangle(a.Syms[i].Name, symtab.StyleAuto)
+		if js := byDem[d]; len(js) > 0 {
+			res[i], matchedB[js[0]] = js[0], true
+			byDem[d] = js[1:]
+		}
+	}
+	pairs := make([]pair, 0, len(a.Syms)+len(b.Syms))
+	for i := range a.Syms {
+		pairs = append(pairs, pair{i, res[i]})
+	}
+	for j := range b.Syms {
+		if !matchedB[j] {
+			pairs = append(pairs, pair{-1, j})
+		}
+	}
+	return pairs
+}
+
+func side(g *callgraph.Graph, i int) Side {
+	if g == nil || i < 0 {
+		return Side{Entry: -1}
+	}
+	e := &g.Entries[i]
+	h := float64(g.HZ)
+	return Side{
+		Present:      true,
+		Entry:        i,
+		Samples:      e.Ticks,
+		Self:         e.Ticks / h,
+		Calls:        e.NCalls,
+		SelfCalls:    e.SelfCalls,
+		Children:     e.PropChild / h,
+		FlatChildren: e.ChildTime / h,
+		PropSelf:     e.PropSelf / h,
+	}
+}
+
+// build fills Functions and Arcs from the aligned pairs. A function is kept
+// when either side recorded data for it or an arc touches it (or always,
+// with KeepAll); a function with equal, non-zero data on both sides is
+// kept with zero deltas.
+func (p *Profile) build(pairs []pair, opt Options) {
+	touched := func(g *callgraph.Graph, i int) bool {
+		return g != nil && i >= 0 && (len(g.Entries[i].Parents) > 0 || len(g.Entries[i].Children) > 0)
+	}
+	plusFn := make([]int, 0)
+	minusFn := make([]int, 0)
+	if p.Plus != nil {
+		plusFn = make([]int, p.Plus.NumSyms)
+	}
+	if p.Minus != nil {
+		minusFn = make([]int, p.Minus.NumSyms)
+	}
+	for i := range plusFn {
+		plusFn[i] = -1
+	}
+	for i := range minusFn {
+		minusFn[i] = -1
+	}
+	for _, pr := range pairs {
+		f := Function{Plus: side(p.Plus, pr.plus), Minus: side(p.Minus, pr.minus)}
+		if !opt.KeepAll && !f.Plus.HasData() && !f.Minus.HasData() && !touched(p.Plus, pr.plus) && !touched(p.Minus, pr.minus) {
+			continue
+		}
+		var tab *symtab.Table
+		idx := pr.plus
+		if pr.plus >= 0 {
+			tab = p.Plus.Syms
+		} else {
+			tab, idx = p.Minus.Syms, pr.minus
+		}
+		s := &tab.Syms[idx]
+		f.Name, f.Static = s.Name, s.IsStatic
+		if s.IsStatic {
+			if loc, ok := tab.SymbolSource(idx); ok {
+				f.File = loc.File
+			}
+		}
+		p.Functions = append(p.Functions, f)
+		k := len(p.Functions) - 1
+		if pr.plus >= 0 {
+			plusFn[pr.plus] = k
+		}
+		if pr.minus >= 0 {
+			minusFn[pr.minus] = k
+		}
+	}
+	type arcKey struct{ parent, child int }
+	arcAt := map[arcKey]int{}
+	add := func(g *callgraph.Graph, fn []int, plusSide bool) {
+		if g == nil {
+			return
+		}
+		for _, a := range g.Arcs {
+			if a.Parent >= len(fn) || a.Child >= len(fn) {
+				continue
+			}
+			pi, ci := fn[a.Parent], fn[a.Child]
+			if pi < 0 || ci < 0 {
+				continue
+			}
+			k := arcKey{pi, ci}
+			id, ok := arcAt[k]
+			if !ok {
+				p.Arcs = append(p.Arcs, Arc{Parent: pi, Child: ci})
+				id = len(p.Arcs) - 1
+				arcAt[k] = id
+			}
+			h := float64(g.HZ)
+			s := ArcSide{Present: true, Count: a.Count, Time: a.Time / h, ChildTime: a.ChildTime / h}
+			if plusSide {
+				p.Arcs[id].Plus = s
+			} else {
+				p.Arcs[id].Minus = s
+			}
+		}
+	}
+	add(p.Plus, plusFn, true)
+	add(p.Minus, minusFn, false)
+}
+
+// ImpactOrder returns the function indexes by decreasing |self delta|,
+// then decreasing |calls delta|, then raw name (the order of the impact
+// table and of the differential flat profile).
+func (p *Profile) ImpactOrder() []int {
+	order := make([]int, len(p.Functions))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		x, y := &p.Functions[order[a]], &p.Functions[order[b]]
+		dx, dy := math.Abs(x.SelfDelta()), math.Abs(y.SelfDelta())
+		if dx != dy {
+			return dx > dy
+		}
+		cx, cy := abs64(x.CallsDelta()), abs64(y.CallsDelta())
+		if cx != cy {
+			return cx > cy
+		}
+		return x.Name < y.Name
+	})
+	return order
+}
+
+// TotalAbsSelfDelta is Σ|self delta| over all functions, the denominator
+// of the impact share.
+func (p *Profile) TotalAbsSelfDelta() float64 {
+	t := 0.0
+	for i := range p.Functions {
+		t += math.Abs(p.Functions[i].SelfDelta())
+	}
+	return t
+}
+
+func abs64(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
