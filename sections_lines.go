@@ -1,12 +1,117 @@
 package main
 
 import (
+	"debug/elf"
+	"fmt"
+	"io"
+	"slices"
+
 	"github.com/egprof/egprof/callgraph"
 	"github.com/egprof/egprof/render"
+	"github.com/egprof/egprof/symtab"
 )
 
 // printLineSections prints the execution-count listing (-C) and the
 // annotated source (-A), when selected, after the call graph and index.
-func printLineSections(t *render.Text, c *config, g *callgraph.Graph) error {
+// blocks are the basic-block counts attached to the symbols (nil without
+// -l); messages about sources that cannot be read go to stderr.
+func printLineSections(t *render.Text, c *config, g *callgraph.Graph, blocks *callgraph.Blocks, stderr io.Writer) error {
+	if c.style&styleExec != 0 {
+		t.ExecCounts(blocks)
+	}
+	if c.style&styleAnnotate != 0 {
+		t.AnnotatedSource(render.AnnotateOptions{
+			Files:         g.SourceFiles(sourceFileOrder(g.Syms), blocks),
+			SearchDirs:    c.searchDirs,
+			AllLines:      c.allLines,
+			MinCount:      c.minCount,
+			TableLength:   c.tableLength,
+			SeparateFiles: c.separateFiles,
+			Argv0:         c.argv0,
+			Stderr:        stderr,
+		})
+	}
 	return nil
+}
+
+// sourceFileOrder lists the source files of tab's symbols in the order
+// gprof prints annotated files: the reverse of the order in which it first
+// met them. gprof meets the files of the function symbols first, walking
+// the ELF symbol table in its own order (not by address), then those of the
+// line symbols of -l by address.
+//
+// The symbol table does not expose its ELF order, so the executable's
+// .symtab is read again here. Every text symbol there that starts where a
+// function symbol of tab starts stands for it (gprof looks a symbol's
+// source up by address, so aliases share their source file). When the
+// executable cannot be read again, the function symbols are taken in
+// address order instead.
+func sourceFileOrder(tab *symtab.Table) []string {
+	var order []string
+	seen := map[string]bool{}
+	add := func(f string) {
+		if !seen[f] {
+			seen[f] = true
+			order = append(order, f)
+		}
+	}
+	funcAt := func(addr uint64) int {
+		i := tab.Lookup(addr)
+		if i < 0 || tab.Syms[i].Addr != addr || tab.Syms[i].IsLine {
+			return -1
+		}
+		return i
+	}
+	if elfSyms, err := textSymbolAddrs(tab.Path); err == nil {
+		for _, addr := range elfSyms {
+			if i := funcAt(addr); i >= 0 {
+				if src, ok := tab.SymbolSource(i); ok {
+					add(src.File)
+				}
+			}
+		}
+	}
+	for i := range tab.Syms {
+		if !tab.Syms[i].IsLine {
+			if src, ok := tab.SymbolSource(i); ok {
+				add(src.File)
+			}
+		}
+	}
+	for i := range tab.Syms {
+		if tab.Syms[i].IsLine {
+			add(tab.Syms[i].Src.File)
+		}
+	}
+	slices.Reverse(order)
+	return order
+}
+
+// textSymbolAddrs returns the addresses of the code symbols of the ELF
+// file at path, in .symtab order.
+func textSymbolAddrs(path string) ([]uint64, error) {
+	f, err := elf.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading symbols of %s: %w", path, err)
+	}
+	defer f.Close()
+	syms, err := f.Symbols()
+	if err != nil {
+		return nil, fmt.Errorf("reading symbols of %s: %w", path, err)
+	}
+	var out []uint64
+	for _, s := range syms {
+		switch elf.ST_TYPE(s.Info) {
+		case elf.STT_SECTION, elf.STT_FILE, elf.STT_OBJECT, elf.STT_TLS:
+			continue
+		}
+		if s.Section == elf.SHN_UNDEF || s.Section >= elf.SHN_LORESERVE || int(s.Section) >= len(f.Sections) {
+			continue
+		}
+		if f.Sections[s.Section].Flags&elf.SHF_EXECINSTR == 0 {
+			continue
+		}
+		out = append(out, s.Value)
+	}
+	return out, nil
 }

@@ -94,3 +94,65 @@ const CallGraphBlurbBSD = `
  that caller/all calls; the lines below are its callees, likewise.
  Members of a cycle are listed under "<cycle N as a whole>".
 ` + "\f" + notice
+
+// DiffFlatBlurb explains the differential flat profile.
+const DiffFlatBlurb = `
+ How to read the differential flat profile
+
+ This is the profile of the '+' run minus the profile of the '-' run, in
+ the layout of gprof's flat profile so that scripts still parse it. Rows
+ come in order of decreasing absolute change of self time.
+
+ % time      the row's share of all the change: its self-time change
+             divided by the sum of the absolute changes of all rows,
+             with its sign (positive: the '+' run spent more time).
+
+ cumulative  running sum of the absolute changes down to this row.
+ seconds
+
+ self        change of the function's self seconds ('+' minus '-').
+ seconds     A 0.00 row is a function present in both runs whose time
+             did not change: that is information, so it is kept.
+
+ calls       change of the call count; blank when neither run counted
+             calls of the function.
+
+ self/total  change of the time per call (self, and self plus
+ per call    callees), shown only when both runs counted calls.
+` + "\f" + notice
+
+// ImpactBlurb explains the impact table.
+const ImpactBlurb = `
+ How to read the impact table
+
+ One row per function, in order of decreasing absolute change of self
+ time, then of calls. '+' is the baseline run (the positional profiles),
+ '-' the run given with --diff, and every "diff" is '+' minus '-'.
+
+ % impact    the function's share of the total absolute change, signed.
+ +self/-self self seconds in each run; '-' when the run recorded no
+ seconds     samples and no calls for it.
+ +self/-self call counts in each run; '-' when the run counted none.
+ calls
+ sym +-      whether the function exists in the '+' and the '-'
+             executable: X present, - absent.
+ ~           (after the name) the change is within two standard errors
+             of sampling noise: each run's sample count is treated as a
+             Poisson count, so a change of a few samples is not
+             evidence. --noise=off drops the marker.
+` + "\f" + notice
+
+// DiffCallGraphBlurb explains the differential call graph.
+const DiffCallGraphBlurb = `
+ How to read the differential call graph
+
+ gprof's call graph layout, with every number a change ('+' minus '-').
+ Blocks come in order of decreasing absolute change of total (self plus
+ children) time. On a function's own line: % time is its change of total
+ time as a share of all absolute self-time change; self and children are
+ the changes of its own and its callees' time; called is the change of
+ its call count (+ the change of its recursive calls). Caller and callee
+ lines show the change of the time charged along each arc and the change
+ of its call count / the change of the callee's calls. Cycles are not
+ grouped, since the two runs may form different ones.
+` + "\f" + notice

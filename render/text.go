@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"path"
 	"sort"
 	"strconv"
 	"strings"
@@ -448,6 +447,3 @@ func (t *Text) Index() {
 		w.Write(line)
 	}
 }
-
-// baseName is the file part of a path.
-func baseName(p string) string { return path.Base(p) }

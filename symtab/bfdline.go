@@ -97,6 +97,7 @@ const (
 	bfdAtCompDir         = 0x1b
 	bfdAtAbstractOrigin  = 0x31
 	bfdAtDeclFile        = 0x3a
+	bfdAtCallFile        = 0x58
 	bfdAtSpecification   = 0x47
 	bfdAtRanges          = 0x55
 	bfdAtLinkageName     = 0x6e
@@ -129,15 +130,12 @@ type bfdStr struct {
 }
 
 // bfdSection is the content of one debug section; ok is false when the
-// executable has no such section (BFD's read_section then fails).
+// executable has no such section (BFD's read_section then fails). want is
+// the section's standard name, name the name it was found under.
 type bfdSection struct {
-	data []byte
-	ok   bool
-}
-
-// has reports whether BFD would accept reading the section at offset off.
-func (s bfdSection) has(off uint64) bool {
-	return s.ok && (off == 0 || off < uint64(len(s.data)))
+	data       []byte
+	ok         bool
+	want, name string
 }
 
 // cstring returns the NUL-terminated string at off; the section is treated
@@ -151,6 +149,51 @@ func (s bfdSection) cstring(off uint64) string {
 		b = b[:i]
 	}
 	return string(b)
+}
+
+// bfdMaxMessages bounds the messages kept until takeMessages.
+const bfdMaxMessages = 1 << 16
+
+// warnf records a message as BFD's error handler prints it for gprof.
+func (s *bfdLines) warnf(format string, args ...any) {
+	if len(s.msgs) < bfdMaxMessages {
+		s.msgs = append(s.msgs, "BFD: DWARF error: "+fmt.Sprintf(format, args...))
+	}
+}
+
+// takeMessages returns the messages BFD would have printed on stderr
+// ("BFD: DWARF error: ...") since the previous call, in order.
+func (s *bfdLines) takeMessages() []string {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.msgs
+	s.msgs = nil
+	return m
+}
+
+// bfdHex formats v like C's "%#x": a bare 0, else with a 0x prefix.
+func bfdHex(v uint64) string {
+	if v == 0 {
+		return "0"
+	}
+	return fmt.Sprintf("%#x", v)
+}
+
+// readable reports whether BFD can read sec at offset off (read_section),
+// recording its message when it cannot.
+func (s *bfdLines) readable(sec *bfdSection, off uint64) bool {
+	if !sec.ok {
+		s.warnf("can't find %s section.", sec.want)
+		return false
+	}
+	if off != 0 && off >= uint64(len(sec.data)) {
+		s.warnf("offset (%d) greater than or equal to %s size (%d)", off, sec.name, len(sec.data))
+		return false
+	}
+	return true
 }
 
 // bfdAbbrevAttr is one attribute specification of an abbreviation.
@@ -245,9 +288,7 @@ func (a *bfdAranges) bounds() (low, high uint64) {
 // bfdFunc is a DW_TAG_subprogram, DW_TAG_entry_point or
 // DW_TAG_inlined_subroutine of a unit.
 type bfdFunc struct {
-	tag       uint32
-	offset    uint64 // DIE offset from the start of the unit
-	idx       int    // position in DIE order
+	idx       int // position in DIE order
 	name      bfdStr
 	isLinkage bool
 	arange    bfdAranges
@@ -299,10 +340,28 @@ type bfdSeq struct {
 	rows []bfdRow
 }
 
-// bfdLineTable is a decoded line table.
+// bfdLineTable is a decoded line table. nfiles and use0 are kept to
+// judge file numbers of DIEs (BFD builds their names, which may fail).
 type bfdLineTable struct {
-	names []string
-	seqs  []bfdSeq
+	names  []string
+	seqs   []bfdSeq
+	nfiles int
+	use0   bool
+}
+
+// checkFile records BFD's message for a DW_AT_decl_file or DW_AT_call_file
+// naming a file the line table does not have.
+func (s *bfdLines) checkFile(tab *bfdLineTable, n uint64) {
+	f := uint32(n)
+	if !tab.use0 {
+		if f == 0 {
+			return
+		}
+		f--
+	}
+	if uint64(f) >= uint64(tab.nfiles) {
+		s.warnf("mangled line number section (bad file number)")
+	}
 }
 
 // bfdTrieRange is a unit's address range stored in a trie leaf.
@@ -346,6 +405,10 @@ type bfdLines struct {
 	trie        *bfdTrie
 	trieBudget  int
 
+	// Messages BFD prints on stderr, in order, not yet taken.
+	msgs             []string
+	prevFailedAbbrev uint32
+
 	// ELF symbol fallback (_bfd_elf_find_function).
 	hasText   bool
 	textVMA   uint64
@@ -356,18 +419,35 @@ type bfdLines struct {
 	cacheSize uint64
 }
 
+// newBFDLines returns an empty state for data in the given byte order.
+func newBFDLines(order binary.ByteOrder) *bfdLines {
+	s := &bfdLines{
+		order:            order,
+		abbrevCache:      map[uint64]map[uint32]*bfdAbbrev{},
+		trie:             &bfdTrie{room: bfdTrieLeafSize},
+		trieBudget:       1 << 20,
+		prevFailedAbbrev: ^uint32(0),
+	}
+	for sec, short := range map[*bfdSection]string{&s.line: "line", &s.abbrev: "abbrev", &s.str: "str",
+		&s.lineStr: "line_str", &s.ranges: "ranges", &s.rnglists: "rnglists", &s.strOffsets: "str_offsets",
+		&s.addr: "addr"} {
+		sec.want, _ = bfdSectionNames(short)
+		sec.name = sec.want
+	}
+	return s
+}
+
 // loadBFDLines reads the debug sections of f. It returns nil, nil when the
-// executable has no .debug_info or no .debug_line (gprof then finds no
-// source lines at all).
+// executable has no .debug_info: BFD then finds no source lines at all and
+// prints nothing. Without .debug_line the state is still returned, since
+// BFD then complains once per unit (see takeMessages) while find never
+// succeeds. The only error is a .debug_info that cannot be read (for
+// example corrupt compressed data).
 func loadBFDLines(f *elf.File) (*bfdLines, error) {
 	if f == nil {
 		return nil, nil
 	}
-	s := &bfdLines{
-		order:       f.ByteOrder,
-		abbrevCache: map[uint64]map[uint32]*bfdAbbrev{},
-		trie:        &bfdTrie{room: bfdTrieLeafSize},
-	}
+	s := newBFDLines(f.ByteOrder)
 	info, err := bfdReadInfo(f)
 	if err != nil {
 		return nil, err
@@ -376,28 +456,16 @@ func loadBFDLines(f *elf.File) (*bfdLines, error) {
 		return nil, nil
 	}
 	s.info = info
-	read := func(dst *bfdSection, name string) {
-		if err != nil {
-			return
-		}
-		*dst, err = bfdReadSection(f, name)
-	}
-	read(&s.line, "line")
-	read(&s.abbrev, "abbrev")
-	read(&s.str, "str")
-	read(&s.lineStr, "line_str")
-	read(&s.ranges, "ranges")
-	read(&s.rnglists, "rnglists")
-	read(&s.strOffsets, "str_offsets")
-	read(&s.addr, "addr")
-	if err != nil {
-		return nil, err
-	}
-	if !s.line.ok {
-		return nil, nil
-	}
+	s.line = bfdReadSection(f, "line")
+	s.abbrev = bfdReadSection(f, "abbrev")
+	s.str = bfdReadSection(f, "str")
+	s.lineStr = bfdReadSection(f, "line_str")
+	s.ranges = bfdReadSection(f, "ranges")
+	s.rnglists = bfdReadSection(f, "rnglists")
+	s.strOffsets = bfdReadSection(f, "str_offsets")
+	s.addr = bfdReadSection(f, "addr")
 	total := len(s.info.data) + len(s.line.data) + len(s.ranges.data) + len(s.rnglists.data) + len(s.abbrev.data)
-	s.trieBudget = 1<<20 + 16*total
+	s.trieBudget += 16 * total
 	s.loadElfSymbols(f)
 	return s, nil
 }
@@ -412,21 +480,20 @@ func bfdSectionNames(short string) (string, string) {
 }
 
 // bfdReadSection returns the first section called .debug_<short>, else
-// .zdebug_<short>, decompressed.
-func bfdReadSection(f *elf.File, short string) (bfdSection, error) {
+// .zdebug_<short>, decompressed. A section that cannot be read counts as
+// missing, as in BFD.
+func bfdReadSection(f *elf.File, short string) bfdSection {
 	plain, z := bfdSectionNames(short)
 	for _, name := range []string{plain, z} {
 		for _, sec := range f.Sections {
 			if sec.Name == name {
 				data, err := bfdSectionData(f, sec)
-				if err != nil {
-					return bfdSection{}, err
-				}
-				return bfdSection{data: data, ok: data != nil || sec.Type != elf.SHT_NOBITS}, nil
+				ok := err == nil && (data != nil || sec.Type != elf.SHT_NOBITS)
+				return bfdSection{data: data, ok: ok, want: plain, name: name}
 			}
 		}
 	}
-	return bfdSection{}, nil
+	return bfdSection{want: plain, name: plain}
 }
 
 // bfdReadInfo gathers .debug_info as BFD's find_debug_info does: the first
@@ -626,13 +693,13 @@ func (s *bfdLines) readOffset(u *bfdUnit, b []byte, p *int, end int) uint64 {
 
 // indirectString resolves a DW_FORM_strp or DW_FORM_line_strp offset;
 // empty strings and bad offsets are absent.
-func (s *bfdLines) indirectString(u *bfdUnit, sec bfdSection, b []byte, p *int, end int) bfdStr {
+func (s *bfdLines) indirectString(u *bfdUnit, sec *bfdSection, b []byte, p *int, end int) bfdStr {
 	if u.offsetSize > end-*p {
 		*p = end
 		return bfdStr{}
 	}
 	off := s.readOffset(u, b, p, end)
-	if !sec.has(off) {
+	if !s.readable(sec, off) {
 		return bfdStr{}
 	}
 	str := sec.cstring(off)
@@ -645,7 +712,7 @@ func (s *bfdLines) indirectString(u *bfdUnit, sec bfdSection, b []byte, p *int, 
 // indexedString resolves a DW_FORM_strx* index through
 // .debug_str_offsets; an empty string is present here.
 func (s *bfdLines) indexedString(u *bfdUnit, idx uint64) bfdStr {
-	if !s.str.ok || !s.strOffsets.ok {
+	if !s.readable(&s.str, 0) || !s.readable(&s.strOffsets, 0) {
 		return bfdStr{}
 	}
 	size := uint64(u.offsetSize)
@@ -667,7 +734,7 @@ func (s *bfdLines) indexedString(u *bfdUnit, idx uint64) bfdStr {
 
 // indexedAddress resolves a DW_FORM_addrx* index through .debug_addr.
 func (s *bfdLines) indexedAddress(u *bfdUnit, idx uint64) uint64 {
-	if !s.addr.ok {
+	if !s.readable(&s.addr, 0) {
 		return 0
 	}
 	size := uint64(u.addrSize)
@@ -722,6 +789,7 @@ func (s *bfdLines) readAttrValue(u *bfdUnit, form uint32, implicit uint64, b []b
 	var a bfdAttr
 	for {
 		if *p >= end && form != bfdFormFlagPresent {
+			s.warnf("info pointer extends beyond end of attributes")
 			return a, false
 		}
 		a.form = form
@@ -771,9 +839,9 @@ func (s *bfdLines) readAttrValue(u *bfdUnit, form uint32, implicit uint64, b []b
 		case bfdFormString:
 			a.str = bfdCString(b, p, end)
 		case bfdFormStrp:
-			a.str = s.indirectString(u, s.str, b, p, end)
+			a.str = s.indirectString(u, &s.str, b, p, end)
 		case bfdFormLineStrp:
-			a.str = s.indirectString(u, s.lineStr, b, p, end)
+			a.str = s.indirectString(u, &s.lineStr, b, p, end)
 		case bfdFormGNUStrpAlt:
 			// The string lives in a .gnu_debugaltlink file, which is not
 			// consulted; BFD yields NULL when that file is missing.
@@ -824,6 +892,7 @@ func (s *bfdLines) readAttrValue(u *bfdUnit, form uint32, implicit uint64, b []b
 		case bfdFormData16:
 			bfdSkipBlock(p, end, 16)
 		default:
+			s.warnf("invalid or unhandled FORM value: %s", bfdHex(uint64(form)))
 			return a, false
 		}
 		return a, true
@@ -849,7 +918,7 @@ func (s *bfdLines) readAbbrevs(off uint64) map[uint32]*bfdAbbrev {
 	if t, ok := s.abbrevCache[off]; ok {
 		return t
 	}
-	if !s.abbrev.has(off) {
+	if !s.readable(&s.abbrev, off) {
 		return nil
 	}
 	b := s.abbrev.data
@@ -922,6 +991,10 @@ func (s *bfdLines) parseUnit(p, length, start, offsetSize int) *bfdUnit {
 	end := p + length
 	version := int(s.readN(b, &p, end, 2))
 	if version < 2 || version > 5 {
+		// Version 0 is taken for padding and passed over silently.
+		if version != 0 {
+			s.warnf("found dwarf version '%d', this reader only handles version 2, 3, 4 and 5 information", version)
+		}
 		return nil
 	}
 	unitType := uint64(1)
@@ -945,7 +1018,12 @@ func (s *bfdLines) parseUnit(p, length, start, offsetSize int) *bfdUnit {
 	case bfdUTSkeleton:
 		p += 8
 	}
+	if addrSize > 8 {
+		s.warnf("found address size '%d', this reader can not handle sizes greater than '8'", uint32(addrSize))
+		return nil
+	}
 	if addrSize != 2 && addrSize != 4 && addrSize != 8 {
+		s.warnf("found address size '%d', this reader can only handle address sizes '2', '4' and '8'", addrSize)
 		return nil
 	}
 	abbrevs := s.readAbbrevs(abbrevOff)
@@ -958,6 +1036,7 @@ func (s *bfdLines) parseUnit(p, length, start, offsetSize int) *bfdUnit {
 	}
 	ab := abbrevs[num]
 	if ab == nil {
+		s.warnf("could not find abbrev number %d", num)
 		return nil
 	}
 	u := &bfdUnit{
@@ -1009,6 +1088,9 @@ func (s *bfdLines) parseUnit(p, length, start, offsetSize int) *bfdUnit {
 				return nil
 			}
 		case bfdAtCompDir:
+			if !bfdIsStrForm(a.form) {
+				s.warnf("DW_AT_comp_dir attribute encountered with a non-string form")
+			}
 			u.compDir = bfdCompDir(a)
 		case bfdAtLanguage:
 			if bfdIsIntForm(a.form) {
@@ -1043,6 +1125,9 @@ func (s *bfdLines) parseUnit(p, length, start, offsetSize int) *bfdUnit {
 			// A failure here is ignored by BFD.
 			s.readRangeList(u, &u.arange, a.val)
 		case bfdAtCompDir:
+			if !bfdIsStrForm(a.form) {
+				s.warnf("DW_AT_comp_dir attribute encountered with a non-string form")
+			}
 			u.compDir = bfdCompDir(a)
 		case bfdAtLanguage:
 			u.lang = a.val
@@ -1184,7 +1269,7 @@ func (s *bfdLines) readRangeList(u *bfdUnit, a *bfdAranges, off uint64) bool {
 
 // readRanges walks a .debug_ranges list (DWARF 2-4).
 func (s *bfdLines) readRanges(u *bfdUnit, a *bfdAranges, off uint64) bool {
-	if !s.ranges.ok || off > uint64(len(s.ranges.data)) {
+	if !s.readable(&s.ranges, 0) || off > uint64(len(s.ranges.data)) {
 		return false
 	}
 	b := s.ranges.data
@@ -1212,7 +1297,7 @@ func (s *bfdLines) readRanges(u *bfdUnit, a *bfdAranges, off uint64) bool {
 
 // readRnglists walks a .debug_rnglists list (DWARF 5).
 func (s *bfdLines) readRnglists(u *bfdUnit, a *bfdAranges, off uint64) bool {
-	if !s.rnglists.ok || off > uint64(len(s.rnglists.data)) {
+	if !s.readable(&s.rnglists, 0) || off > uint64(len(s.rnglists.data)) {
 		return false
 	}
 	b := s.rnglists.data
@@ -1280,6 +1365,7 @@ type bfdBuildSeq struct {
 // bfdTableBuilder accumulates a line table the way BFD's add_line_info
 // does.
 type bfdTableBuilder struct {
+	s       *bfdLines // for messages; may be nil
 	compDir bfdStr
 	use0    bool // DWARF 5: directory and file entry 0 are real
 	dirs    []bfdStr
@@ -1306,6 +1392,9 @@ func (t *bfdTableBuilder) fileName(n uint32) string {
 		n--
 	}
 	if uint64(n) >= uint64(len(t.files)) {
+		if t.s != nil {
+			t.s.warnf("mangled line number section (bad file number)")
+		}
 		return unknown
 	}
 	fe := t.files[n]
@@ -1454,7 +1543,7 @@ func (t *bfdTableBuilder) finish() *bfdLineTable {
 			kept = append(kept, cur)
 		}
 	}
-	tab := &bfdLineTable{names: t.names, seqs: make([]bfdSeq, len(kept))}
+	tab := &bfdLineTable{names: t.names, seqs: make([]bfdSeq, len(kept)), nfiles: len(t.files), use0: t.use0}
 	for i, ks := range kept {
 		count := 0
 		for e := ks.last; e >= 0; e = n[e].prev {
@@ -1516,7 +1605,11 @@ func (s *bfdLines) decodeLineInfo(u *bfdUnit) *bfdLineTable {
 	if u.lineOffset == 0 && s.lineTable0 != nil {
 		return s.lineTable0
 	}
-	if !s.line.has(u.lineOffset) || len(s.line.data) < 16 {
+	if !s.readable(&s.line, u.lineOffset) {
+		return nil
+	}
+	if len(s.line.data) < 16 {
+		s.warnf("line info section is too small (%d)", len(s.line.data))
 		return nil
 	}
 	b := s.line.data
@@ -1532,11 +1625,13 @@ func (s *bfdLines) decodeLineInfo(u *bfdUnit) *bfdLineTable {
 		offsetSize = 8
 	}
 	if total > uint64(end-p) {
+		s.warnf("line info data is bigger (%s) than the space remaining in the section (%s)", bfdHex(total), bfdHex(uint64(end-p)))
 		return nil
 	}
 	end = p + int(total)
 	version := s.readN(b, &p, end, 2)
 	if version < 2 || version > 5 {
+		s.warnf("unhandled .debug_line version %d", version)
 		return nil
 	}
 	need := offsetSize + 5
@@ -1546,12 +1641,14 @@ func (s *bfdLines) decodeLineInfo(u *bfdUnit) *bfdLineTable {
 		need = offsetSize + 6
 	}
 	if p+need >= end {
+		s.warnf("ran out of room reading prologue")
 		return nil
 	}
 	if version >= 5 {
 		s.read1(b, &p, end) // address size
-		if s.read1(b, &p, end) != 0 {
-			return nil // segment selectors are not supported
+		if seg := s.read1(b, &p, end); seg != 0 {
+			s.warnf("line info unsupported segment selector size %d", seg)
+			return nil
 		}
 	}
 	s.readN(b, &p, end, offsetSize) // header length
@@ -1561,6 +1658,7 @@ func (s *bfdLines) decodeLineInfo(u *bfdUnit) *bfdLineTable {
 		maxOps = int(s.read1(b, &p, end))
 	}
 	if maxOps == 0 {
+		s.warnf("invalid maximum operations per instruction")
 		return nil
 	}
 	s.read1(b, &p, end) // default_is_stmt
@@ -1568,6 +1666,7 @@ func (s *bfdLines) decodeLineInfo(u *bfdUnit) *bfdLineTable {
 	lineRange := int(s.read1(b, &p, end))
 	opcodeBase := int(s.read1(b, &p, end))
 	if p+opcodeBase-1 >= end {
+		s.warnf("ran out of room reading opcodes")
 		return nil
 	}
 	lengths := make([]int, max(opcodeBase, 1))
@@ -1576,7 +1675,7 @@ func (s *bfdLines) decodeLineInfo(u *bfdUnit) *bfdLineTable {
 		lengths[i] = int(s.read1(b, &p, end))
 	}
 
-	t := &bfdTableBuilder{compDir: u.compDir, nameIdx: map[string]int32{}, lclHead: -1}
+	t := &bfdTableBuilder{s: s, compDir: u.compDir, nameIdx: map[string]int32{}, lclHead: -1}
 	if version >= 5 {
 		if !s.readEntryFormats(u, b, &p, end, func(name bfdStr, dir uint32) { t.dirs = append(t.dirs, name) }) {
 			return nil
@@ -1674,6 +1773,7 @@ func (s *bfdLines) decodeLineInfo(u *bfdUnit) *bfdLineTable {
 						p += int(skip)
 					}
 				default:
+					s.warnf("mangled line number section")
 					return nil
 				}
 			case 1: // DW_LNS_copy
@@ -1735,9 +1835,11 @@ func (s *bfdLines) readEntryFormats(u *bfdUnit, b []byte, p *int, end int, add f
 	}
 	count := bfdULEB(b, p, end)
 	if formatCount == 0 && count != 0 {
+		s.warnf("zero format count")
 		return false
 	}
 	if count > uint64(end-*p) {
+		s.warnf("data count (%x) larger than buffer size", count)
 		return false
 	}
 	for n := uint64(0); n < count; n++ {
@@ -1749,6 +1851,7 @@ func (s *bfdLines) readEntryFormats(u *bfdUnit, b []byte, p *int, end int, add f
 			switch content {
 			case bfdLNCTPath, bfdLNCTDirIndex, bfdLNCTTime, bfdLNCTSize, bfdLNCTMD5:
 			default:
+				s.warnf("unknown format content type %d", content)
 				return false
 			}
 			form := uint32(bfdULEB(b, &fp, end))
@@ -1837,10 +1940,16 @@ func (s *bfdLines) scanUnit(u *bfdUnit) bool {
 		}
 		ab := u.abbrevs[num]
 		if ab == nil {
+			// BFD reports a missing abbreviation only when it differs
+			// from the previous one reported.
+			if num != s.prevFailedAbbrev {
+				s.warnf("could not find abbrev number %d", num)
+				s.prevFailedAbbrev = num
+			}
 			return false
 		}
 		if bfdIsFuncTag(ab.tag) {
-			fn := &bfdFunc{tag: ab.tag, offset: off, idx: len(funcs)}
+			fn := &bfdFunc{idx: len(funcs)}
 			funcs = append(funcs, fn)
 			byOffset[off] = fn
 		}
@@ -1889,6 +1998,10 @@ func (s *bfdLines) scanUnit(u *bfdUnit) bool {
 			a.name = spec.name
 			if fn != nil {
 				switch a.name {
+				case bfdAtCallFile, bfdAtDeclFile:
+					if bfdIsIntForm(a.form) {
+						s.checkFile(u.table, a.val)
+					}
 				case bfdAtAbstractOrigin, bfdAtSpecification:
 					if bfdIsIntForm(a.form) && !s.findAbstract(u, a, 0, &fn.name, &fn.isLinkage) {
 						return false
@@ -1919,12 +2032,19 @@ func (s *bfdLines) scanUnit(u *bfdUnit) bool {
 						return false
 					}
 				}
-			} else if isVar && a.name == bfdAtSpecification && bfdIsIntForm(a.form) && a.val != 0 {
-				// Only the side effects matter (other units may get
-				// decoded); BFD ignores a failure here.
-				var name bfdStr
-				var linkage bool
-				s.findAbstract(u, a, 0, &name, &linkage)
+			} else if isVar {
+				switch {
+				case a.name == bfdAtSpecification && bfdIsIntForm(a.form) && a.val != 0:
+					// Only the side effects matter (other units may get
+					// decoded); BFD goes on after a failure.
+					var name bfdStr
+					var linkage bool
+					if !s.findAbstract(u, a, 0, &name, &linkage) {
+						s.warnf("could not find variable specification at offset 0x%x", a.val)
+					}
+				case a.name == bfdAtDeclFile && bfdIsIntForm(a.form):
+					s.checkFile(u.table, a.val)
+				}
 			}
 		}
 		if ab.hasChildren {
@@ -1946,6 +2066,7 @@ func (s *bfdLines) scanUnit(u *bfdUnit) bool {
 // always wins, a plain name only fills an empty one.
 func (s *bfdLines) findAbstract(u *bfdUnit, a bfdAttr, depth int, name *bfdStr, linkage *bool) bool {
 	if depth == 100 {
+		s.warnf("abstract instance recursion detected")
 		return false
 	}
 	ref := a.val
@@ -1956,6 +2077,7 @@ func (s *bfdLines) findAbstract(u *bfdUnit, a bfdAttr, depth int, name *bfdStr, 
 			return true
 		}
 		if ref >= uint64(len(s.info.data)) {
+			s.warnf("invalid abstract instance DIE ref")
 			return false
 		}
 		p = int(ref)
@@ -1971,6 +2093,7 @@ func (s *bfdLines) findAbstract(u *bfdUnit, a bfdAttr, depth int, name *bfdStr, 
 				}
 			}
 			if tu == nil {
+				s.warnf("unable to locate abstract instance DIE ref %d", ref)
 				return false
 			}
 			u = tu
@@ -1978,9 +2101,11 @@ func (s *bfdLines) findAbstract(u *bfdUnit, a bfdAttr, depth int, name *bfdStr, 
 		end = u.end
 	case bfdFormGNURefAlt:
 		// References into a .gnu_debugaltlink file cannot be followed.
+		s.warnf("unable to read alt ref %d", ref)
 		return false
 	default:
 		if ref == 0 || ref >= uint64(u.end-u.start) {
+			s.warnf("invalid abstract instance DIE ref")
 			return false
 		}
 		p = u.start + int(ref)
@@ -1993,6 +2118,7 @@ func (s *bfdLines) findAbstract(u *bfdUnit, a bfdAttr, depth int, name *bfdStr, 
 	}
 	ab := u.abbrevs[num]
 	if ab == nil {
+		s.warnf("could not find abbrev number %d", num)
 		return false
 	}
 	for _, spec := range ab.attrs {
@@ -2020,6 +2146,9 @@ func (s *bfdLines) findAbstract(u *bfdUnit, a bfdAttr, depth int, name *bfdStr, 
 		case bfdAtDeclFile:
 			if !s.maybeDecode(u) {
 				return false
+			}
+			if bfdIsIntForm(v.form) {
+				s.checkFile(u.table, v.val)
 			}
 		}
 	}

@@ -1,0 +1,168 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// extOption is a long option of egprof's own, which GNU gprof does not
+// have.
+type extOption struct {
+	name   string
+	hasArg bool
+	help   string
+}
+
+// extOptions lists egprof's extensions. They are matched before gprof's
+// options, and only in ways that cannot change the meaning of a gprof
+// command line: an exact name, or an abbreviation that is not also an
+// abbreviation of one of gprof's long options.
+var extOptions = []extOption{
+	{"diff", true, "subtract this profile (repeatable; several are summed) from the positional ones"},
+	{"diff-exe", true, "executable of the --diff profiles, when it is another build"},
+	{"impact", false, "print the differential impact table instead of the flat profile"},
+	{"noise", true, "on (default) or off: mark deltas within two standard errors of sampling noise"},
+	{"gml", true, "write the call graph (or differential call graph) as GML"},
+	{"dot", true, "write the call graph as Graphviz DOT"},
+	{"svg", true, "render the call graph as SVG (needs egprof-graphviz)"},
+	{"png", true, "render the call graph as PNG (needs egprof-graphviz)"},
+	{"graph-top", true, "keep only the N functions with the largest (changes of) inclusive time in graph files"},
+}
+
+// extConfig holds the extension options given.
+type extConfig struct {
+	diffFiles []string
+	diffExe   string
+	impact    bool
+	noiseOff  bool
+	gml, dot  string
+	svg, png  string
+	graphTop  int
+	given     bool // any extension option was used
+}
+
+// splitExtensions takes egprof's own long options out of args and returns
+// the rest for gprof's parser. A word after "--" is never taken.
+func splitExtensions(args []string) (rest []string, ext extConfig, err error) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			rest = append(rest, args[i:]...)
+			break
+		}
+		if !strings.HasPrefix(a, "--") || len(a) == 2 {
+			rest = append(rest, a)
+			continue
+		}
+		name, val, hasVal := strings.Cut(a[2:], "=")
+		opt, ok, err := matchExtension(name)
+		if err != nil {
+			return nil, ext, err
+		}
+		if !ok {
+			rest = append(rest, a)
+			continue
+		}
+		if opt.hasArg && !hasVal {
+			if i+1 >= len(args) {
+				return nil, ext, fmt.Errorf("option '--%s' requires an argument", opt.name)
+			}
+			i++
+			val = args[i]
+		}
+		if !opt.hasArg && hasVal {
+			return nil, ext, fmt.Errorf("option '--%s' doesn't allow an argument", opt.name)
+		}
+		if err := ext.set(opt.name, val); err != nil {
+			return nil, ext, err
+		}
+		ext.given = true
+	}
+	return rest, ext, nil
+}
+
+// matchExtension finds the extension a --NAME word means, if any.
+func matchExtension(name string) (extOption, bool, error) {
+	for _, o := range extOptions {
+		if o.name == name {
+			return o, true, nil
+		}
+	}
+	if name == "" {
+		return extOption{}, false, nil
+	}
+	for _, l := range gprofOptions.Longs {
+		if l.Name != "" && strings.HasPrefix(l.Name, name) {
+			return extOption{}, false, nil // gprof's meaning wins
+		}
+	}
+	var found []extOption
+	for _, o := range extOptions {
+		if strings.HasPrefix(o.name, name) {
+			found = append(found, o)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return extOption{}, false, nil
+	case 1:
+		return found[0], true, nil
+	}
+	names := make([]string, len(found))
+	for i, o := range found {
+		names[i] = "'--" + o.name + "'"
+	}
+	return extOption{}, false, fmt.Errorf("option '--%s' is ambiguous; possibilities: %s", name, strings.Join(names, " "))
+}
+
+func (e *extConfig) set(name, val string) error {
+	switch name {
+	case "diff":
+		e.diffFiles = append(e.diffFiles, val)
+	case "diff-exe":
+		e.diffExe = val
+	case "impact":
+		e.impact = true
+	case "noise":
+		switch val {
+		case "on":
+			e.noiseOff = false
+		case "off":
+			e.noiseOff = true
+		default:
+			return fmt.Errorf("--noise takes on or off, not %q", val)
+		}
+	case "gml":
+		e.gml = val
+	case "dot":
+		e.dot = val
+	case "svg":
+		e.svg = val
+	case "png":
+		e.png = val
+	case "graph-top":
+		n, err := strconv.Atoi(val)
+		if err != nil || n < 1 {
+			return fmt.Errorf("--graph-top takes a positive number of functions, not %q", val)
+		}
+		e.graphTop = n
+	}
+	return nil
+}
+
+// extensionHelp describes egprof's own options for --help.
+func extensionHelp() string {
+	var b strings.Builder
+	b.WriteString("\negprof's own options (GNU gprof has none of these):\n")
+	for _, o := range extOptions {
+		n := "--" + o.name
+		if o.hasArg {
+			n += "=ARG"
+		}
+		fmt.Fprintf(&b, "  %-18s %s\n", n, o.help)
+	}
+	b.WriteString("\nDifferential profiling: egprof [options] a.out gmon.before --diff=gmon.after [--diff-exe=b.out]\n")
+	b.WriteString("prints '+' (positional profiles) minus '-' (--diff profiles) in gprof's layout.\n")
+	return b.String()
+}

@@ -1,0 +1,322 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/egprof/egprof/diff"
+	"github.com/egprof/egprof/symtab"
+)
+
+// DiffOptions are the display settings of the differential text outputs.
+type DiffOptions struct {
+	TextOptions
+	NoiseOff bool
+	// Selected reports whether a function's row is shown (gprof's -p/-P
+	// symspecs); nil shows every row.
+	Selected func(f *diff.Function) bool
+	// MinCalls hides rows whose call counts are below it on both sides
+	// (-m); 0 hides nothing.
+	MinCalls uint64
+}
+
+// DiffText writes the differential sections.
+type DiffText struct {
+	*Text
+	p   *diff.Profile
+	opt DiffOptions
+}
+
+// NewDiffText returns a renderer of the differential profile p.
+func NewDiffText(w io.Writer, p *diff.Profile, opt DiffOptions) *DiffText {
+	return &DiffText{Text: NewText(w, p.Plus, opt.TextOptions), p: p, opt: opt}
+}
+
+func (d *DiffText) fname(f *diff.Function) string {
+	if d.opt.Demangle && !d.opt.Traditional {
+		return symtab.Demangle(f.Name, d.opt.DemangleStyle)
+	}
+	return f.Name
+}
+
+func (d *DiffText) rows() []int {
+	var rows []int
+	for _, i := range d.p.ImpactOrder() {
+		f := &d.p.Functions[i]
+		if d.opt.Selected != nil && !d.opt.Selected(f) {
+			continue
+		}
+		if d.opt.MinCalls > 1 && f.Plus.Calls < d.opt.MinCalls && f.Minus.Calls < d.opt.MinCalls {
+			continue
+		}
+		rows = append(rows, i)
+	}
+	return rows
+}
+
+// noisy reports whether a function's self delta is within two standard
+// errors of the sampling noise.
+func (d *DiffText) noisy(f *diff.Function) bool {
+	if d.opt.NoiseOff {
+		return false
+	}
+	return math.Abs(f.SelfDelta()) <= 2*f.NoiseSE(d.p.PlusHZ(), d.p.MinusHZ())
+}
+
+// perCallDelta is the change of the self and total time per call, known
+// only when both sides have calls.
+func perCallDelta(f *diff.Function) (self, total float64, ok bool) {
+	if f.Plus.Calls == 0 || f.Minus.Calls == 0 {
+		return 0, 0, false
+	}
+	pc, mc := float64(f.Plus.Calls), float64(f.Minus.Calls)
+	self = f.Plus.Self/pc - f.Minus.Self/mc
+	total = (f.Plus.Self+f.Plus.FlatChildren)/pc - (f.Minus.Self+f.Minus.FlatChildren)/mc
+	return self, total, true
+}
+
+// Flat writes the differential profile in gprof's flat-profile layout (the
+// paper's "old format"): signed impact share, running sum of absolute
+// deltas, signed self delta, call delta and per-call deltas.
+func (d *DiffText) Flat() {
+	t := d.Text
+	t.separator()
+	w := t.w
+	w.WriteString("Flat profile:\n")
+	rows := d.rows()
+	top := 0.0
+	for _, i := range rows {
+		if s, tot, ok := perCallDelta(&d.p.Functions[i]); ok {
+			top = math.Max(top, math.Max(math.Abs(s), math.Abs(tot)))
+		}
+	}
+	unit := 0
+	if top > 0 {
+		for unit = 0; unit < len(siPrefixes); unit++ {
+			v := siPrefixes[unit].scale * top
+			if v >= 1 && v < 1000 {
+				break
+			}
+		}
+		if unit == len(siPrefixes) {
+			unit = 0
+		}
+	}
+	abbrev := d.p.Plus.Abbrev
+	unitName := string([]byte{siPrefixes[unit].prefix, abbrev}) + "/call"
+	dimen := d.p.Plus.Dimen
+	fmt.Fprintf(w, "\nEach sample counts as %s %s.\n", gfmt(1/d.p.PlusHZ()), dimen)
+	total := d.p.TotalAbsSelfDelta()
+	if total <= 0 {
+		w.WriteString(" no time accumulated\n\n")
+		total = 1
+	}
+	fmt.Fprintf(w, "%5.5s %10.10s %8.8s %8.8s %8.8s %8.8s  %-8.8s\n", "%  ", "cumulative", "self  ", "", "self  ", "total ", "")
+	fmt.Fprintf(w, "%5.5s %9.9s  %8.8s %8.8s %8.8s %8.8s  %-8.8s\n", "time", dimen, dimen, "calls", unitName, unitName, "name")
+	scale := siPrefixes[unit].scale
+	accum := 0.0
+	for _, i := range rows {
+		f := &d.p.Functions[i]
+		delta := f.SelfDelta()
+		accum += math.Abs(delta)
+		line := fixed(100*delta/total, 6, 2) + " " + fixed(accum, 9, 2) + " " + fixed(delta, 8, 2)
+		if f.Plus.Calls != 0 || f.Minus.Calls != 0 {
+			line += " " + padLeft(strconv.FormatInt(f.CallsDelta(), 10), 8)
+			if s, tot, ok := perCallDelta(f); ok {
+				line += " " + fixed(scale*s, 8, 2) + " " + fixed(scale*tot, 8, 2) + "  "
+			} else {
+				line += strings.Repeat(" ", 20)
+			}
+		} else {
+			line += strings.Repeat(" ", 29)
+		}
+		w.WriteString(line + d.fname(f) + "\n")
+	}
+	if !d.opt.Brief {
+		w.WriteString(DiffFlatBlurb)
+	}
+}
+
+// Impact writes the extended impact table (the paper's "new format").
+func (d *DiffText) Impact() {
+	t := d.Text
+	t.separator()
+	w := t.w
+	w.WriteString("Differential profile ('+' minus '-'):\n\n")
+	total := d.p.TotalAbsSelfDelta()
+	if total <= 0 {
+		total = 1
+	}
+	fmt.Fprintf(w, "%7s %9s %9s %9s %9s %9s %9s %4s  %s\n", "%", "+self", "-self", "diff", "+self", "-self", "diff", "sym", "")
+	fmt.Fprintf(w, "%7s %9s %9s %9s %9s %9s %9s %4s  %s\n", "impact", "seconds", "seconds", "seconds", "calls", "calls", "calls", "+-", "name")
+	secs := func(s *diff.Side) string {
+		if !s.HasData() {
+			return padLeft("-", 9)
+		}
+		return fixed(s.Self, 9, 2)
+	}
+	calls := func(s *diff.Side) string {
+		if s.Calls == 0 {
+			return padLeft("-", 9)
+		}
+		return padLeft(strconv.FormatUint(s.Calls, 10), 9)
+	}
+	mark := func(b bool) string {
+		if b {
+			return "X"
+		}
+		return "-"
+	}
+	for _, i := range d.rows() {
+		f := &d.p.Functions[i]
+		line := fixed(100*f.SelfDelta()/total, 7, 2) + " " + secs(&f.Plus) + " " + secs(&f.Minus) + " " +
+			fixed(f.SelfDelta(), 9, 2) + " " + calls(&f.Plus) + " " + calls(&f.Minus) + " " +
+			padLeft(strconv.FormatInt(f.CallsDelta(), 10), 9) + "   " + mark(f.Plus.Present) + mark(f.Minus.Present) + "  " + d.fname(f)
+		if d.noisy(f) {
+			line += "  ~"
+		}
+		w.WriteString(line + "\n")
+	}
+	if !d.opt.Brief {
+		w.WriteString(ImpactBlurb)
+	}
+}
+
+// CallGraph writes the differential call graph in gprof's layout: each
+// function's signed changes of self and children time and of calls, with
+// its callers and callees and the changes along each arc. Cycles are not
+// grouped (the two runs may have different ones); calls within them show
+// as ordinary arcs.
+func (d *DiffText) CallGraph() {
+	t := d.Text
+	w := t.w
+	p := d.p
+	t.separator()
+	if d.opt.Brief {
+		w.WriteString("\t\t\tCall graph\n\n")
+	} else {
+		w.WriteString("\t\t     Call graph (explanation follows)\n\n")
+	}
+	order := make([]int, len(p.Functions))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		x, y := &p.Functions[order[a]], &p.Functions[order[b]]
+		dx, dy := math.Abs(x.TotalDelta()), math.Abs(y.TotalDelta())
+		if dx != dy {
+			return dx > dy
+		}
+		sx, sy := math.Abs(x.SelfDelta()), math.Abs(y.SelfDelta())
+		if sx != sy {
+			return sx > sy
+		}
+		return x.Name < y.Name
+	})
+	index := make([]int, len(p.Functions))
+	for k, i := range order {
+		index[i] = k + 1
+	}
+	totalAbs := 0.0
+	for i := range p.Functions {
+		totalAbs += math.Abs(p.Functions[i].SelfDelta())
+	}
+	fmt.Fprintf(w, "\ngranularity: each sample hit covers %d byte(s)", int64(p.Plus.Scale)*2)
+	if totalAbs > 0 {
+		fmt.Fprintf(w, " for %s%% of %s seconds of change\n\n", fixed(100*(1/p.PlusHZ())/totalAbs, 0, 2), fixed(totalAbs, 0, 2))
+	} else {
+		w.WriteString(" no time changed\n\n")
+		totalAbs = 1
+	}
+	w.WriteString("index % time    self  children    called     name\n")
+	parents := make([][]int, len(p.Functions))
+	children := make([][]int, len(p.Functions))
+	for a := range p.Arcs {
+		parents[p.Arcs[a].Child] = append(parents[p.Arcs[a].Child], a)
+		children[p.Arcs[a].Parent] = append(children[p.Arcs[a].Parent], a)
+	}
+	arcDelta := func(a *diff.Arc) float64 {
+		return (a.Plus.Time + a.Plus.ChildTime) - (a.Minus.Time + a.Minus.ChildTime)
+	}
+	byChange := func(list []int, desc bool) {
+		sort.SliceStable(list, func(x, y int) bool {
+			dx, dy := math.Abs(arcDelta(&p.Arcs[list[x]])), math.Abs(arcDelta(&p.Arcs[list[y]]))
+			if dx != dy {
+				return (dx < dy) != desc
+			}
+			cx, cy := abs64(p.Arcs[list[x]].CountDelta()), abs64(p.Arcs[list[y]].CountDelta())
+			return (cx < cy) != desc && cx != cy
+		})
+	}
+	name := func(i int) string { return d.fname(&p.Functions[i]) + " [" + strconv.Itoa(index[i]) + "]" }
+	for _, i := range order {
+		f := &p.Functions[i]
+		ps := append([]int(nil), parents[i]...)
+		byChange(ps, false)
+		if len(ps) == 0 {
+			fmt.Fprintf(w, "%s <spontaneous>\n", strings.Repeat(" ", 49))
+		}
+		callsDelta := f.CallsDelta()
+		for _, a := range ps {
+			arc := &p.Arcs[a]
+			fmt.Fprintf(w, "%s %s %s %7d/%-7d     %s\n", strings.Repeat(" ", 12), fixed(arc.Plus.Time-arc.Minus.Time, 7, 2),
+				fixed(arc.Plus.ChildTime-arc.Minus.ChildTime, 7, 2), arc.CountDelta(), callsDelta, name(arc.Parent))
+		}
+		selfDelta := f.Plus.PropSelf - f.Minus.PropSelf
+		childDelta := f.Plus.Children - f.Minus.Children
+		called := fmt.Sprintf(" %7d", callsDelta)
+		if f.Plus.SelfCalls != 0 || f.Minus.SelfCalls != 0 {
+			called += fmt.Sprintf("+%-7d ", int64(f.Plus.SelfCalls)-int64(f.Minus.SelfCalls))
+		} else {
+			called += strings.Repeat(" ", 9)
+		}
+		fmt.Fprintf(w, "%s %s %s %s%s%s\n", cut(padRight("["+strconv.Itoa(index[i])+"]", 6), 6),
+			fixed(100*f.TotalDelta()/totalAbs, 5, 1), fixed(selfDelta, 7, 2), fixed(childDelta, 7, 2), called, name(i))
+		cs := append([]int(nil), children[i]...)
+		byChange(cs, true)
+		for _, a := range cs {
+			arc := &p.Arcs[a]
+			fmt.Fprintf(w, "%s %s %s %7d/%-7d     %s\n", strings.Repeat(" ", 12), fixed(arc.Plus.Time-arc.Minus.Time, 7, 2),
+				fixed(arc.Plus.ChildTime-arc.Minus.ChildTime, 7, 2), arc.CountDelta(), p.Functions[arc.Child].CallsDelta(), name(arc.Child))
+		}
+		w.WriteString("-----------------------------------------------\n")
+	}
+	if !d.opt.Brief {
+		w.WriteString(DiffCallGraphBlurb)
+	}
+	t.printed = true
+	// The index by function name.
+	w.WriteString("\f\nIndex by function name\n\n")
+	byName := append([]int(nil), order...)
+	sort.SliceStable(byName, func(a, b int) bool { return p.Functions[byName[a]].Name < p.Functions[byName[b]].Name })
+	rows := (len(byName) + 2) / 3
+	colWidth := (d.opt.Width - 1) / 3
+	for r := 0; r < rows; r++ {
+		col, start := 0, 0
+		var line []byte
+		for j := r; j < len(byName); j += rows {
+			i := byName[j]
+			buf := "[" + strconv.Itoa(index[i]) + "]"
+			col += len(buf)
+			for ; col < start+5; col++ {
+				line = append(line, ' ')
+			}
+			label := d.fname(&p.Functions[i])
+			line = append(line, " "+buf+" "+label...)
+			col += len(label)
+			start += colWidth
+		}
+		w.Write(append(line, '\n'))
+	}
+}
+
+func abs64(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
