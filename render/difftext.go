@@ -151,7 +151,7 @@ func (d *DiffText) Impact() {
 	if total <= 0 {
 		total = 1
 	}
-	fmt.Fprintf(w, "%7s %9s %9s %9s %9s %9s %9s %4s  %s\n", "%", "+self", "-self", "diff", "+self", "-self", "diff", "sym", "")
+	fmt.Fprintf(w, "%7s %9s %9s %9s %9s %9s %9s %4s\n", "%", "+self", "-self", "diff", "+self", "-self", "diff", "sym")
 	fmt.Fprintf(w, "%7s %9s %9s %9s %9s %9s %9s %4s  %s\n", "impact", "seconds", "seconds", "seconds", "calls", "calls", "calls", "+-", "name")
 	secs := func(s *diff.Side) string {
 		if !s.HasData() {
@@ -263,16 +263,23 @@ func (d *DiffText) CallGraph() {
 		callsDelta := f.CallsDelta()
 		for _, a := range ps {
 			arc := &p.Arcs[a]
+			if arc.Parent == arc.Child {
+				fmt.Fprintf(w, "%s %7d %7s     %s\n", strings.Repeat(" ", 28), arc.CountDelta(), "", name(arc.Parent))
+				continue
+			}
 			fmt.Fprintf(w, "%s %s %s %7d/%-7d     %s\n", strings.Repeat(" ", 12), fixed(arc.Plus.Time-arc.Minus.Time, 7, 2),
 				fixed(arc.Plus.ChildTime-arc.Minus.ChildTime, 7, 2), arc.CountDelta(), callsDelta, name(arc.Parent))
 		}
 		selfDelta := f.Plus.PropSelf - f.Minus.PropSelf
 		childDelta := f.Plus.Children - f.Minus.Children
-		called := fmt.Sprintf(" %7d", callsDelta)
-		if f.Plus.SelfCalls != 0 || f.Minus.SelfCalls != 0 {
-			called += fmt.Sprintf("+%-7d ", int64(f.Plus.SelfCalls)-int64(f.Minus.SelfCalls))
-		} else {
-			called += strings.Repeat(" ", 9)
+		called := strings.Repeat(" ", 17)
+		if f.Plus.Calls+f.Plus.SelfCalls+f.Minus.Calls+f.Minus.SelfCalls != 0 {
+			called = fmt.Sprintf(" %7d", callsDelta)
+			if f.Plus.SelfCalls != 0 || f.Minus.SelfCalls != 0 {
+				called += fmt.Sprintf("+%-7d ", int64(f.Plus.SelfCalls)-int64(f.Minus.SelfCalls))
+			} else {
+				called += strings.Repeat(" ", 9)
+			}
 		}
 		fmt.Fprintf(w, "%s %s %s %s%s%s\n", cut(padRight("["+strconv.Itoa(index[i])+"]", 6), 6),
 			fixed(100*f.TotalDelta()/totalAbs, 5, 1), fixed(selfDelta, 7, 2), fixed(childDelta, 7, 2), called, name(i))
@@ -280,6 +287,10 @@ func (d *DiffText) CallGraph() {
 		byChange(cs, true)
 		for _, a := range cs {
 			arc := &p.Arcs[a]
+			if arc.Parent == arc.Child {
+				fmt.Fprintf(w, "%s %7d %7s     %s\n", strings.Repeat(" ", 28), arc.CountDelta(), "", name(arc.Child))
+				continue
+			}
 			fmt.Fprintf(w, "%s %s %s %7d/%-7d     %s\n", strings.Repeat(" ", 12), fixed(arc.Plus.Time-arc.Minus.Time, 7, 2),
 				fixed(arc.Plus.ChildTime-arc.Minus.ChildTime, 7, 2), arc.CountDelta(), p.Functions[arc.Child].CallsDelta(), name(arc.Child))
 		}

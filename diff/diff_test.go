@@ -1,0 +1,110 @@
+package diff
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/egprof/egprof/callgraph"
+	"github.com/egprof/egprof/gmon"
+	"github.com/egprof/egprof/symtab"
+)
+
+// load builds the call graph of a testdata program and one of its runs.
+func load(t *testing.T, prog, gmonFile string) *callgraph.Graph {
+	t.Helper()
+	dir := filepath.Join("..", "testdata", "progs", prog)
+	tab, err := symtab.Load(filepath.Join(dir, "prog"), symtab.Options{})
+	require.NoError(t, err)
+	t.Cleanup(func() { tab.Close() })
+	data, err := os.ReadFile(filepath.Join(dir, gmonFile))
+	require.NoError(t, err)
+	p := gmon.NewProfile(tab.Target, gmon.FormatAuto)
+	_, err = p.AddData(data, gmonFile)
+	require.NoError(t, err)
+	return callgraph.Build(tab, p, callgraph.Options{})
+}
+
+var programs = []string{"ranks", "cycles", "recursion", "cxx", "multifile"}
+
+func TestDiffWithItselfKeepsZeros(t *testing.T) {
+	for _, prog := range programs {
+		a := load(t, prog, "gmon.out")
+		d := Subtract(a, a, Options{})
+		single := Single(a, Options{})
+		require.Equal(t, len(single.Functions), len(d.Functions), prog)
+		require.NotEmpty(t, d.Functions)
+		for _, f := range d.Functions {
+			assert.Zero(t, f.SelfDelta(), "%s %s", prog, f.Name)
+			assert.Zero(t, f.CallsDelta(), "%s %s", prog, f.Name)
+			assert.True(t, f.Plus.Present && f.Minus.Present)
+		}
+		for _, a := range d.Arcs {
+			assert.Zero(t, a.CountDelta())
+			assert.True(t, a.Plus.Present && a.Minus.Present)
+		}
+	}
+}
+
+func TestDiffIsAntisymmetric(t *testing.T) {
+	for _, prog := range programs {
+		a, b := load(t, prog, "gmon.out"), load(t, prog, "gmon2.out")
+		ab, ba := Subtract(a, b, Options{}), Subtract(b, a, Options{})
+		require.Equal(t, len(ab.Functions), len(ba.Functions), prog)
+		byName := map[string]*Function{}
+		for i := range ba.Functions {
+			f := &ba.Functions[i]
+			byName[f.Name+"\x00"+f.File] = f
+		}
+		for i := range ab.Functions {
+			f := &ab.Functions[i]
+			g := byName[f.Name+"\x00"+f.File]
+			require.NotNil(t, g, f.Name)
+			assert.Equal(t, f.SelfDelta(), -g.SelfDelta(), f.Name)
+			assert.Equal(t, f.CallsDelta(), -g.CallsDelta(), f.Name)
+			assert.Equal(t, f.Plus.HasData(), g.Minus.HasData(), f.Name)
+		}
+		assert.Equal(t, len(ab.Arcs), len(ba.Arcs))
+	}
+}
+
+// For one executable, the '-' side plus the difference gives back the
+// '+' side, function by function and arc by arc.
+func TestMinusPlusDiffIsPlus(t *testing.T) {
+	for _, prog := range programs {
+		a, b := load(t, prog, "gmon.out"), load(t, prog, "gmon2.out")
+		d := Subtract(a, b, Options{})
+		require.True(t, d.SameBinary)
+		for _, f := range d.Functions {
+			if f.Plus.Entry < 0 {
+				continue
+			}
+			e := &a.Entries[f.Plus.Entry]
+			assert.InDelta(t, e.Ticks/float64(a.HZ), f.Minus.Self+f.SelfDelta(), 1e-12, f.Name)
+			assert.Equal(t, int64(e.NCalls), int64(f.Minus.Calls)+f.CallsDelta(), f.Name)
+		}
+		for _, arc := range d.Arcs {
+			assert.Equal(t, int64(arc.Plus.Count), int64(arc.Minus.Count)+arc.CountDelta())
+		}
+	}
+}
+
+// Two builds of one source are aligned by name: every function of the -O0
+// build that also exists in the -O2 build is paired with it.
+func TestAlignTwoBuilds(t *testing.T) {
+	a, b := load(t, "recursion", "gmon.out"), load(t, "recursion-O2", "gmon.out")
+	d := Subtract(a, b, Options{KeepAll: true})
+	require.False(t, d.SameBinary)
+	inB := map[string]bool{}
+	for _, s := range b.Syms.Syms {
+		inB[s.Name] = true
+	}
+	for _, f := range d.Functions {
+		if f.Plus.Present {
+			assert.Equal(t, inB[f.Name], f.Minus.Present, f.Name)
+		}
+	}
+}

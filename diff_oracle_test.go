@@ -1,0 +1,172 @@
+package main
+
+import (
+	"math"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// gprofFlatRow is one row of GNU gprof's flat profile.
+type gprofFlatRow struct {
+	self  float64
+	calls uint64
+}
+
+// gprofFlat runs GNU gprof -b -p --no-demangle and reads its rows by name.
+func gprofFlat(t *testing.T, prog string, gmonFiles ...string) map[string]gprofFlatRow {
+	t.Helper()
+	args := append([]string{"-b", "-p", "--no-demangle", prog}, gmonFiles...)
+	out, err := exec.Command("gprof", args...).Output()
+	require.NoError(t, err, "gprof %v", args)
+	rows := map[string]gprofFlatRow{}
+	for _, line := range strings.Split(string(out), "\n")[5:] {
+		if len(line) < 55 {
+			continue
+		}
+		f := strings.Fields(line[:54])
+		self, err := strconv.ParseFloat(f[2], 64)
+		require.NoError(t, err, line)
+		var calls uint64
+		if len(f) > 3 {
+			calls, err = strconv.ParseUint(f[3], 10, 64)
+			require.NoError(t, err, line)
+		}
+		name := line[54:]
+		_, dup := rows[name]
+		require.False(t, dup, "same-named functions are not used in this test: %s", name)
+		rows[name] = gprofFlatRow{self, calls}
+	}
+	return rows
+}
+
+// impactRow is one row of egprof's impact table.
+type impactRow struct {
+	share, plus, minus, diff float64
+	plusCalls, minusCalls    string
+	callsDiff                int64
+	sym, name                string
+}
+
+func parseImpact(t *testing.T, out string) []impactRow {
+	t.Helper()
+	var rows []impactRow
+	lines := strings.Split(out, "\n")
+	require.True(t, strings.HasPrefix(lines[0], "Differential profile"), out)
+	for _, line := range lines[4:] {
+		if strings.HasPrefix(line, "\f") {
+			break // the call graph follows
+		}
+		if line == "" {
+			continue
+		}
+		line = strings.TrimSuffix(line, "  ~")
+		f := strings.Fields(line[:74])
+		require.Len(t, f, 8, line)
+		num := func(s string) float64 {
+			if s == "-" {
+				return 0
+			}
+			v, err := strconv.ParseFloat(s, 64)
+			require.NoError(t, err, line)
+			return v
+		}
+		cd, err := strconv.ParseInt(f[6], 10, 64)
+		require.NoError(t, err)
+		rows = append(rows, impactRow{num(f[0]), num(f[1]), num(f[2]), num(f[3]), f[4], f[5], cd, f[7], line[74:]})
+	}
+	return rows
+}
+
+// TestImpactAgainstGprofFlatProfiles checks the impact table against the
+// arithmetic over GNU gprof's own flat profiles of the two sides: self
+// seconds and calls per function, the difference, the impact share and the
+// order. gprof prints seconds to two decimals, so seconds agree to 0.005 per
+// side and differences to 0.01.
+func TestImpactAgainstGprofFlatProfiles(t *testing.T) {
+	if _, err := exec.LookPath("gprof"); err != nil {
+		t.Skip("GNU gprof not installed")
+	}
+	type pair struct{ name, plusProg, plusGmon, minusProg, minusGmon string }
+	d := "testdata/progs/"
+	pairs := []pair{
+		{"same binary, two workloads", d + "cycles/prog", d + "cycles/gmon.out", "", d + "cycles/gmon2.out"},
+		{"same binary, demo", "testdata/demo/prog", "testdata/demo/gmon.out", "", "testdata/demo/gmon2.out"},
+		{"two ranks", d + "ranks/prog", d + "ranks/gmon.out", "", d + "ranks/gmon2.out"},
+		{"-O0 against -O2", d + "recursion/prog", d + "recursion/gmon.out", d + "recursion-O2/prog", d + "recursion-O2/gmon.out"},
+		{"-O2 against -O0", d + "recursion-O2/prog", d + "recursion-O2/gmon2.out", d + "recursion/prog", d + "recursion/gmon2.out"},
+		{"C++ two workloads", d + "cxx/prog", d + "cxx/gmon.out", "", d + "cxx/gmon2.out"},
+	}
+	for _, pr := range pairs {
+		t.Run(pr.name, func(t *testing.T) {
+			minusProg := pr.minusProg
+			args := []string{"-b", "--impact", "--no-demangle", "--noise=off", pr.plusProg, pr.plusGmon, "--diff=" + pr.minusGmon}
+			if minusProg != "" {
+				args = append(args, "--diff-exe="+minusProg)
+			} else {
+				minusProg = pr.plusProg
+			}
+			out, stderr, code := runGolden(args)
+			require.Equal(t, 0, code, stderr)
+			rows := parseImpact(t, out)
+			plus := gprofFlat(t, pr.plusProg, pr.plusGmon)
+			minus := gprofFlat(t, minusProg, pr.minusGmon)
+
+			seen := map[string]bool{}
+			total := 0.0
+			for name := range union(plus, minus) {
+				total += math.Abs(plus[name].self - minus[name].self)
+			}
+			for k, r := range rows {
+				p, inPlus := plus[r.name]
+				m, inMinus := minus[r.name]
+				seen[r.name] = true
+				if !inPlus && !inMinus {
+					// Kept because arcs touch it; it has no data on either side.
+					assert.Equal(t, "-", r.plusCalls, r.name)
+					assert.Equal(t, "-", r.minusCalls, r.name)
+					assert.Zero(t, r.diff, r.name)
+					continue
+				}
+				assert.InDelta(t, p.self, r.plus, 0.0051, "%s +self", r.name)
+				assert.InDelta(t, m.self, r.minus, 0.0051, "%s -self", r.name)
+				assert.InDelta(t, p.self-m.self, r.diff, 0.0101, "%s diff", r.name)
+				assert.Equal(t, int64(p.calls)-int64(m.calls), r.callsDiff, "%s calls diff", r.name)
+				assert.Equal(t, callsText(p.calls), r.plusCalls, r.name)
+				assert.Equal(t, callsText(m.calls), r.minusCalls, r.name)
+				if total > 0 {
+					tol := 100 * 0.0101 * float64(1+len(rows)) / total
+					assert.InDelta(t, 100*(p.self-m.self)/total, r.share, tol, "%s share", r.name)
+				}
+				if k > 0 {
+					assert.GreaterOrEqual(t, math.Abs(rows[k-1].diff)+0.0201, math.Abs(r.diff), "order at %s", r.name)
+				}
+			}
+			for name := range union(plus, minus) {
+				assert.True(t, seen[name], "gprof lists %s on one side but the impact table does not", name)
+			}
+		})
+	}
+}
+
+func callsText(n uint64) string {
+	if n == 0 {
+		return "-"
+	}
+	return strconv.FormatUint(n, 10)
+}
+
+func union(a, b map[string]gprofFlatRow) map[string]bool {
+	u := map[string]bool{}
+	for k := range a {
+		u[k] = true
+	}
+	for k := range b {
+		u[k] = true
+	}
+	return u
+}
