@@ -2,8 +2,11 @@ package main
 
 import (
 	"bytes"
+	"github.com/egprof/egprof/gmon"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -50,4 +53,33 @@ func BenchmarkFlatProfile(b *testing.B) {
 // and index, with the explanations) on the synthetic profile.
 func BenchmarkFullOutput(b *testing.B) {
 	benchRun(b)
+}
+
+// secondRun writes (once) a second synthetic run of the benchmark binary:
+// the same functions, other samples and arcs.
+func secondRun(b *testing.B, files progen.SyntheticFiles) string {
+	b.Helper()
+	path := filepath.Join(files.Dir, "gmon2.out")
+	if _, err := os.Stat(path); err == nil {
+		return path
+	}
+	err := gmon.WriteFileAtomic(path, func(w io.Writer) error {
+		return progen.SyntheticProfile(progen.BenchSeed+1, progen.BenchFuncs, progen.BenchArcs).WriteGmon(w, files.Binary)
+	})
+	require.NoError(b, err)
+	return path
+}
+
+// BenchmarkDiff measures the default differential report (old-format flat
+// profile and differential call graph) of two synthetic runs.
+func BenchmarkDiff(b *testing.B) {
+	files := benchProfile(b)
+	argv := []string{"gprof", "-b", files.Binary, files.Gmon, "--diff=" + secondRun(b, files)}
+	var stderr bytes.Buffer
+	code := run(argv, strings.NewReader(""), io.Discard, &stderr)
+	require.Zero(b, code, "%q failed: %s", argv, stderr.String())
+	b.ReportAllocs()
+	for b.Loop() {
+		run(argv, strings.NewReader(""), io.Discard, io.Discard)
+	}
 }

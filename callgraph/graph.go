@@ -118,6 +118,7 @@ func Build(tab *symtab.Table, prof *gmon.Profile, opt Options) *Graph {
 		if g.HasHist {
 			g.assignSamples(prof)
 		}
+		g.Arcs = make([]Arc, 0, len(prof.Arcs))
 		for _, a := range prof.Arcs {
 			g.tally(a.FromPC, a.SelfPC, a.Count)
 		}

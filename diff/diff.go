@@ -334,8 +334,16 @@ func (p *Profile) build(pairs []pair, opt Options) {
 			minusFn[pr.minus] = k
 		}
 	}
-	type arcKey struct{ parent, child int }
-	arcAt := map[arcKey]int{}
+	type arcKey struct{ parent, child int32 }
+	nArcs := 0
+	if p.Plus != nil {
+		nArcs += len(p.Plus.Arcs)
+	}
+	if p.Minus != nil {
+		nArcs += len(p.Minus.Arcs)
+	}
+	arcAt := make(map[arcKey]int, nArcs)
+	p.Arcs = make([]Arc, 0, nArcs)
 	add := func(g *callgraph.Graph, fn []int, plusSide bool) {
 		if g == nil {
 			return
@@ -348,7 +356,7 @@ func (p *Profile) build(pairs []pair, opt Options) {
 			if pi < 0 || ci < 0 {
 				continue
 			}
-			k := arcKey{pi, ci}
+			k := arcKey{int32(pi), int32(ci)}
 			id, ok := arcAt[k]
 			if !ok {
 				p.Arcs = append(p.Arcs, Arc{Parent: pi, Child: ci})
