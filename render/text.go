@@ -32,6 +32,9 @@ type Text struct {
 	opt     TextOptions
 	g       *callgraph.Graph
 	printed bool
+	// names caches each symbol's printed name: demangling is the costly
+	// part of printing, and a function appears on many lines.
+	names []string
 }
 
 // NewText returns a text renderer for g writing to w. Call Flush at the end.
@@ -60,6 +63,18 @@ func (t *Text) separator() {
 // name is gprof's printed name of a symbol: demangled unless -T or
 // --no-demangle, with " (file:line)" for -l or --inline-file-names.
 func (t *Text) name(i int) string {
+	if t.names == nil {
+		t.names = make([]string, len(t.g.Syms.Syms))
+	}
+	if n := t.names[i]; n != "" {
+		return n
+	}
+	n := t.computeName(i)
+	t.names[i] = n
+	return n
+}
+
+func (t *Text) computeName(i int) string {
 	s := &t.g.Syms.Syms[i]
 	n := s.Name
 	if !t.opt.Traditional && t.opt.Demangle {
