@@ -106,7 +106,7 @@ func report(c *config, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) 
 		DemangleStyle:   c.demangleStyle,
 		InlineFileNames: c.inlineNames,
 		PrintPath:       c.printPath,
-		LineGranularity: c.line && c.externalSyms == "" && tab.HasLines(),
+		LineGranularity: c.line && c.externalSyms == "",
 		ShowZeros:       c.showZeros,
 		Width:           c.width,
 	})
@@ -154,7 +154,12 @@ func (c *config) loadSide(image string, files []string, stdin io.Reader, stdout 
 		fmt.Fprintf(stderr, format, args...)
 		return nil, nil, 1
 	}
-	tab, err := symtab.Load(image, symtab.Options{NoStatic: c.noStatic, IgnoreNonFunctions: c.ignoreNonFunc})
+	tab, err := symtab.Load(image, symtab.Options{
+		NoStatic:           c.noStatic,
+		IgnoreNonFunctions: c.ignoreNonFunc,
+		MapFile:            c.mapFile,
+		ExternalSymbols:    c.externalSyms,
+	})
 	if err != nil {
 		var le *symtab.LoadError
 		if errors.As(err, &le) && le.Kind == symtab.ErrOpen {
@@ -283,14 +288,6 @@ func (c *config) verbose() bool { return !c.brief }
 // notYetSupported names an option whose output egprof does not produce
 // yet, so that it fails clearly instead of printing something else.
 func (c *config) notYetSupported() string {
-	switch {
-	case c.style&styleFuncOrder != 0:
-		return "function ordering (-r)"
-	case c.style&styleFileOrder != 0:
-		return "file ordering (-R)"
-	case c.externalSyms != "":
-		return "an external symbol table (-S)"
-	}
 	return ""
 }
 

@@ -285,7 +285,7 @@ func (t *Text) CallGraph() {
 	for _, i := range g.ByTime {
 		e := &g.Entries[i]
 		if (!t.opt.ShowZeros && e.NCalls == 0 && e.SelfCalls == 0 && e.PropSelf == 0 && e.PropChild == 0) ||
-			!e.PrintFlag || (t.opt.LineGranularity && !e.IsCycle() && !e.Sym.IsFunc) {
+			!e.PrintFlag || (t.opt.LineGranularity && (e.IsCycle() || !e.Sym.IsFunc)) {
 			continue
 		}
 		idx := cut(padRight("["+strconv.Itoa(e.Index)+"]", 6), 6)

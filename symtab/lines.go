@@ -91,7 +91,11 @@ func (t *Table) WithLineSymbols() (*Table, error) {
 		return nil, err
 	}
 	if st.lines == nil {
-		return t, nil
+		// gprof still rebuilds its table, which drops a symbol whose
+		// range is empty (data_start in ordinary executables).
+		nt := *t
+		nt.Syms = finalizeLines(append([]Symbol(nil), t.Syms...), t.TextEnd)
+		return &nt, nil
 	}
 	// gprof walks the text twice, counting and then creating, and fails
 	// when BFD's answers changed between the walks; the walks are repeated

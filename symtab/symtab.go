@@ -27,6 +27,9 @@ type Symbol struct {
 	// line, named after its function. Src is its position.
 	IsLine bool
 	Src    SourceLoc
+	// Mapped marks a symbol that -R's mapping renamed to its object
+	// file's name.
+	Mapped bool
 	// symIndex is the position in .symtab, used to find the DWARF file of
 	// the symbol through the preceding STT_FILE entry.
 	symIndex int
@@ -36,6 +39,13 @@ type Symbol struct {
 type Options struct {
 	NoStatic           bool // -a: drop every local symbol
 	IgnoreNonFunctions bool // -D: drop local symbols that are not STT_FUNC
+	// MapFile is -R's function-to-file mapping: it is read once the
+	// executable is known to have code, and it renames or drops the
+	// symbols it names (see FunctionMap).
+	MapFile string
+	// ExternalSymbols is -S's nm-style symbol file, used instead of the
+	// executable's symbols (see ParseExternalSymbols).
+	ExternalSymbols string
 }
 
 // Table is the finalised symbol table of one executable.
@@ -54,6 +64,9 @@ type Table struct {
 
 	// src is shared by the tables derived from this one (-l).
 	src *sourceHolder
+
+	// Mapping is -R's mapping file, nil without -R.
+	Mapping *FunctionMap
 }
 
 // ErrorKind tells how gprof words a failure to load the executable.
@@ -156,21 +169,47 @@ func build(path string, f *elf.File, opt Options) (*Table, error) {
 	t.TextLow = text.Addr
 	t.TextEnd = text.Addr + text.Size - 1
 
+	// gprof reads the symbol table, then the mapping, then picks its
+	// symbols.
 	raws, strtab, err := readSymtab(f)
 	if err != nil {
 		return nil, &LoadError{Kind: ErrBadSymtab, Path: path, Err: err}
 	}
+	if opt.MapFile != "" {
+		m, err := ReadFunctionMap(opt.MapFile)
+		if err != nil {
+			return nil, err
+		}
+		t.Mapping = m
+	}
+	if opt.ExternalSymbols != "" {
+		return t.useExternalSymbols(opt.ExternalSymbols)
+	}
+
 	syms := make([]Symbol, 0, len(raws)/2)
 	for _, r := range raws {
 		static, ok := classify(f, r, strtab, opt)
 		if !ok {
 			continue
 		}
+		name := cString(strtab, r.nameOff)
+		mapped := false
+		if t.Mapping != nil {
+			// A mapped function survives only from the first line of
+			// its file, under the file's name.
+			if file, first, found := t.Mapping.Lookup(name); found {
+				if !first {
+					continue
+				}
+				name, mapped = file, true
+			}
+		}
 		syms = append(syms, Symbol{
-			Name:     cString(strtab, r.nameOff),
+			Name:     name,
 			Addr:     r.value,
 			IsFunc:   elf.ST_TYPE(r.info) == elf.STT_FUNC,
 			IsStatic: static,
+			Mapped:   mapped,
 			symIndex: r.index,
 		})
 	}

@@ -1,0 +1,246 @@
+package render
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/egprof/egprof/callgraph"
+	"github.com/egprof/egprof/gmon"
+	"github.com/egprof/egprof/symtab"
+)
+
+func TestAnnotationPrefix(t *testing.T) {
+	blocks := func(counts ...uint64) []callgraph.Block {
+		var out []callgraph.Block
+		for k, c := range counts {
+			out = append(out, callgraph.Block{Addr: 0x100 + uint64(k), Count: c})
+		}
+		return out
+	}
+	fn := func(calls uint64, b ...uint64) *callgraph.SourceLine {
+		return &callgraph.SourceLine{IsFunc: true, Addr: 0x100, Calls: calls, Blocks: blocks(b...)}
+	}
+	line := func(addr uint64, b ...uint64) *callgraph.SourceLine {
+		return &callgraph.SourceLine{Addr: addr, Blocks: blocks(b...)}
+	}
+	cases := []struct {
+		name     string
+		allLines bool
+		minCount uint64
+		lines    []*callgraph.SourceLine // one file, lines 1..n
+		want     []string
+		exec     int64 // lines executed
+	}{
+		{"function entries", false, 1,
+			[]*callgraph.SourceLine{fn(30000), nil, fn(0), line(0x100)},
+			[]string{"       30000 -> ", "                ", "       ##### -> ", "                "}, 2},
+		{"blocks joined", false, 1,
+			[]*callgraph.SourceLine{fn(5, 100, 7), line(0x100, 3, 3)},
+			[]string{"     5,100,7 -> ", "         3,3 -> "}, 2},
+		{"-x repeats and compresses", true, 1,
+			[]*callgraph.SourceLine{fn(5), line(0x100), line(0x100, 8, 8, 9), line(0x100), line(0x0ff, 9), line(0x0ff, 4)},
+			[]string{"           5 -> ", "           5 -> ", "         8,9 -> ", "           9 -> ", "           9 -> ", "         9,4 -> "}, 6},
+		{"-m", false, 10,
+			[]*callgraph.SourceLine{fn(9), fn(10), line(0x100, 4, 5)},
+			[]string{"       ##### -> ", "          10 -> ", "       ##### -> "}, 3},
+		{"-m 0", false, 0,
+			[]*callgraph.SourceLine{fn(0)},
+			[]string{"           0 -> "}, 1},
+		{"cut at 16 columns", false, 1,
+			[]*callgraph.SourceLine{fn(123456789012345), fn(12345678901234), line(0x100, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10)},
+			[]string{"123456789012345 ", "12345678901234 -", "1,2,3,4,5,6,7,8,"}, 3},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := annotator{opt: &AnnotateOptions{AllLines: c.allLines, MinCount: c.minCount}}
+			f := &callgraph.SourceFile{Lines: c.lines}
+			for k, want := range c.want {
+				assert.Equal(t, want, a.prefix(f, k+1), "line %d", k+1)
+			}
+			assert.Equal(t, "                ", a.prefix(f, len(c.lines)+1), "past the last line with a symbol")
+			assert.Equal(t, c.exec, a.executed)
+		})
+	}
+}
+
+func TestAnnotatorFileAndTrailer(t *testing.T) {
+	f := &callgraph.SourceFile{
+		Name:  "x.c",
+		Calls: 12,
+		Lines: []*callgraph.SourceLine{nil, {Line: 2, IsFunc: true, Calls: 12}, nil},
+	}
+	var out bytes.Buffer
+	w := bufio.NewWriter(&out)
+	a := annotator{opt: &AnnotateOptions{MinCount: 1, TableLength: 10}}
+	long := strings.Repeat("y", 10000)
+	a.file(w, strings.NewReader("a\n\tb\r\n"+long+"\nlast"), f)
+	require.NoError(t, w.Flush())
+	want := "                a\n" +
+		"          12 -> \tb\r\n" +
+		"                " + long + "\n" +
+		"                last" +
+		"\n\nTop 10 Lines:\n\n     Line      Count\n\n" +
+		"        2         12\n" +
+		"\nExecution Summary:\n\n" +
+		"        1   Executable lines in this file\n" +
+		"        1   Lines executed\n" +
+		"   100.00   Percent of the file executed\n" +
+		"\n       12   Total number of line executions\n" +
+		"    12.00   Average executions per line\n"
+	assert.Equal(t, want, out.String())
+
+	// No table with -t 0; an empty source still gets its trailer.
+	out.Reset()
+	w.Reset(&out)
+	a.opt.TableLength = 0
+	a.file(w, strings.NewReader(""), &callgraph.SourceFile{})
+	require.NoError(t, w.Flush())
+	assert.Equal(t, "\nExecution Summary:\n\n"+
+		"        0   Executable lines in this file\n"+
+		"        0   Lines executed\n"+
+		"   100.00   Percent of the file executed\n"+
+		"\n        0   Total number of line executions\n"+
+		"     0.00   Average executions per line\n", out.String())
+}
+
+func TestOpenSource(t *testing.T) {
+	t.Chdir(t.TempDir())
+	write := func(name, content string) {
+		require.NoError(t, os.MkdirAll(filepath.Dir(name), 0o755))
+		require.NoError(t, os.WriteFile(name, []byte(content), 0o644))
+	}
+	read := func(name string, dirs ...string) (string, error) {
+		f, err := openSource(name, dirs)
+		if err != nil {
+			return "", err
+		}
+		defer f.Close()
+		b, err := io.ReadAll(f)
+		return string(b), err
+	}
+	write("d1/src/x.c", "d1 relative")
+	write("d2/x.c", "d2 base")
+	write("d3/x.c", "d3 base")
+
+	got, err := read("src/x.c", "d2", "d1")
+	require.NoError(t, err)
+	assert.Equal(t, "d1 relative", got, "the relative path under every directory before base names")
+	got, err = read("other/x.c", "nosuch", "d3", "d2")
+	require.NoError(t, err)
+	assert.Equal(t, "d3 base", got)
+	got, err = read("/nonexistent/dir/x.c", "d2")
+	require.NoError(t, err)
+	assert.Equal(t, "d2 base", got, "an absolute path falls back to base names only")
+
+	write("src/x.c", "as recorded")
+	got, err = read("src/x.c", "d1")
+	require.NoError(t, err)
+	assert.Equal(t, "as recorded", got)
+
+	_, err = read("x.c")
+	assert.True(t, errors.Is(err, os.ErrNotExist))
+	_, err = read("x.c", "d1")
+	assert.True(t, errors.Is(err, os.ErrNotExist), "a path without a slash is not retried by base name")
+	write("file", "")
+	_, err = read("file/x.c")
+	assert.True(t, errors.Is(err, syscall.ENOTDIR))
+	assert.Equal(t, "Not a directory", errnoText(err))
+}
+
+func TestWriteFileSafely(t *testing.T) {
+	t.Chdir(t.TempDir())
+	fill := func(s string) func(io.Writer) error {
+		return func(w io.Writer) error { _, err := io.WriteString(w, s); return err }
+	}
+	require.NoError(t, writeFileSafely("a-ann", fill("first")))
+	require.NoError(t, os.Chmod("a-ann", 0o640))
+	require.NoError(t, writeFileSafely("a-ann", fill("second")))
+	b, err := os.ReadFile("a-ann")
+	require.NoError(t, err)
+	assert.Equal(t, "second", string(b))
+	fi, err := os.Stat("a-ann")
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o640), fi.Mode().Perm(), "an existing file keeps its mode")
+
+	// A link is replaced, never written through.
+	require.NoError(t, os.WriteFile("source.c", []byte("int x;\n"), 0o644))
+	require.NoError(t, os.Symlink("source.c", "b-ann"))
+	require.NoError(t, writeFileSafely("b-ann", fill("annotated")))
+	b, err = os.ReadFile("source.c")
+	require.NoError(t, err)
+	assert.Equal(t, "int x;\n", string(b))
+	fi, err = os.Lstat("b-ann")
+	require.NoError(t, err)
+	assert.True(t, fi.Mode().IsRegular())
+
+	// A directory in the way is gprof's "Is a directory".
+	require.NoError(t, os.Mkdir("c-ann", 0o755))
+	err = writeFileSafely("c-ann", fill("x"))
+	assert.Equal(t, "Is a directory", errnoText(err))
+
+	// A failed fill leaves the old content and no temporary file.
+	err = writeFileSafely("a-ann", func(io.Writer) error { return errors.New("boom") })
+	require.Error(t, err)
+	b, err = os.ReadFile("a-ann")
+	require.NoError(t, err)
+	assert.Equal(t, "second", string(b))
+	left, err := filepath.Glob(".*tmp*")
+	require.NoError(t, err)
+	assert.Empty(t, left)
+}
+
+// annotateGraph is a one-function graph whose function symbol is a line
+// symbol of path (line 2) with 3 calls.
+func annotateGraph(t *testing.T, path string) *callgraph.Graph {
+	t.Helper()
+	tab := &symtab.Table{
+		Target:  gmon.Target{Order: binary.LittleEndian, AddrSize: 8},
+		TextLow: 0x1000, TextEnd: 0x100f,
+		Syms: []symtab.Symbol{{Name: "f", Addr: 0x1000, End: 0x100f, IsFunc: true, IsLine: true, Src: symtab.SourceLoc{File: path, Line: 2}}},
+	}
+	g := callgraph.Build(tab, nil, callgraph.Options{})
+	g.Entries[0].NCalls = 3
+	return g
+}
+
+func TestAnnotatedSourceSeparators(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	require.NoError(t, os.WriteFile("x.c", []byte("/* x */\nint f;\n"), 0o644))
+	g := annotateGraph(t, "x.c")
+	files := g.SourceFiles([]string{"x.c"}, nil)
+	files = append(files, callgraph.SourceFile{Name: "missing.c", Calls: 1, Lines: files[0].Lines}, files[0])
+
+	var out, errs bytes.Buffer
+	text := NewText(&out, g, TextOptions{})
+	text.MarkPrinted()
+	text.AnnotatedSource(AnnotateOptions{Files: files, MinCount: 1, Argv0: "gprof", Stderr: &errs})
+	require.NoError(t, text.Flush())
+	body := "                /* x */\n           3 -> int f;\n"
+	trailer := "\nExecution Summary:\n\n        1   Executable lines in this file\n        1   Lines executed\n" +
+		"   100.00   Percent of the file executed\n\n        3   Total number of line executions\n" +
+		"     3.00   Average executions per line\n"
+	assert.Equal(t, "\f\n*** File x.c:\n"+body+trailer+"\n\f\n*** File x.c:\n"+body+trailer, out.String())
+	assert.Equal(t, "gprof: could not locate `missing.c'\n", errs.String())
+
+	// -y: nothing on standard output, the file in the current directory.
+	out.Reset()
+	text = NewText(&out, g, TextOptions{})
+	text.AnnotatedSource(AnnotateOptions{Files: files[:1], MinCount: 1, SeparateFiles: true, Argv0: "gprof", Stderr: &errs})
+	require.NoError(t, text.Flush())
+	assert.Empty(t, out.String())
+	ann, err := os.ReadFile("x.c-ann")
+	require.NoError(t, err)
+	assert.Equal(t, body+trailer, string(ann))
+}
