@@ -42,6 +42,11 @@ type extConfig struct {
 	given     bool // any extension option was used
 }
 
+// wantsGraphFiles reports whether any call-graph file was asked for.
+func (e *extConfig) wantsGraphFiles() bool {
+	return e.gml != "" || e.dot != "" || e.svg != "" || e.png != ""
+}
+
 // splitExtensions takes egprof's own long options out of args and returns
 // the rest for gprof's parser. A word after "--" is never taken.
 func splitExtensions(args []string) (rest []string, ext extConfig, err error) {

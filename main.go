@@ -116,8 +116,10 @@ func report(c *config, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) 
 	if len(c.ext.diffFiles) > 0 {
 		return c.reportDiff(g, t, stdin, stdout, stderr)
 	}
-	if code := c.writeGraphFiles(diff.Single(g, diff.Options{KeepAll: c.showZeros}), stderr); code != 0 {
-		return code
+	if c.ext.wantsGraphFiles() {
+		if code := c.writeGraphFiles(diff.Single(g, diff.Options{KeepAll: c.showZeros}), stderr); code != 0 {
+			return code
+		}
 	}
 	graph := g.HasArcs && c.style&styleGraph != 0
 	if graph && c.traditional {
