@@ -56,9 +56,11 @@ type specSide struct {
 	name    string
 }
 
-// runtimeNames are the profiling runtime's functions that gprof adds to
-// three of its symspec tables before reading the profiles.
-var runtimeNames = [...]string{"_gprof_mcount", "mcount", "_mcount", "__mcount", "__mcount_internal", "__mcleanup"}
+// runtimeNames returns the profiling runtime's functions that gprof adds
+// to three of its symspec tables before reading the profiles.
+func runtimeNames() []string {
+	return []string{"_gprof_mcount", "mcount", "_mcount", "__mcount", "__mcount_internal", "__mcleanup"}
+}
 
 // NewSpecArcs rebuilds the arcs gprof's symspec parser adds between its
 // copies of the symbols that the FROM and TO halves of each spec match.
@@ -66,9 +68,8 @@ var runtimeNames = [...]string{"_gprof_mcount", "mcount", "_mcount", "__mcount",
 // gprof excludes by default are added here as gprof adds them, since they
 // share tables with the user's specs.
 func NewSpecArcs(tab *symtab.Table, specs []callgraph.SpecUse) *SpecArcs {
-	all := make([]callgraph.SpecUse, 0, len(specs)+3*len(runtimeNames))
-	all = append(all, specs...)
-	for _, n := range runtimeNames {
+	all := append([]callgraph.SpecUse(nil), specs...)
+	for _, n := range runtimeNames() {
 		all = append(all, callgraph.SpecUse{Table: callgraph.ExclTime, Spec: n},
 			callgraph.SpecUse{Table: callgraph.ExclGraph, Spec: n},
 			callgraph.SpecUse{Table: callgraph.ExclFlat, Spec: n})
@@ -338,6 +339,9 @@ type placer struct {
 	nuses  []int
 	arcs   []placeArc
 	out    []string
+	// seen marks the nodes printed by chain walk number walk.
+	seen []int
+	walk int
 }
 
 type placeArc struct {
@@ -363,6 +367,7 @@ func newPlacer(g *callgraph.Graph, sa *SpecArcs) (p *placer, realArc []int) {
 		next:   make([]int, total),
 		prev:   make([]int, total),
 		nuses:  make([]int, total),
+		seen:   make([]int, total),
 	}
 	for i := 0; i < n; i++ {
 		s := &g.Syms.Syms[i]
@@ -397,8 +402,8 @@ func newPlacer(g *callgraph.Graph, sa *SpecArcs) (p *placer, realArc []int) {
 func (p *placer) print(node int) { p.out = append(p.out, p.names[node]) }
 
 // chainEnd follows next (or prev) links from s to the end of its chain and
-// returns the end and the number of steps. A chain that loops (gprof would
-// never return) is cut after visiting every node once.
+// returns the end and the number of steps. Links that loop (where gprof
+// never returns) are cut after as many steps as there are nodes.
 func (p *placer) chainEnd(s int, forward bool) (end, steps int) {
 	links := p.prev
 	if forward {
@@ -492,7 +497,8 @@ func (p *placer) place(list []int, all bool, unplaced *[]int) {
 		}
 	}
 
-	// Print each chain from its head, once.
+	// Print each chain from its head. A chain whose links loop (gprof
+	// prints it forever) is printed once round.
 	for _, ai := range list {
 		a := &p.arcs[ai]
 		if p.placed[a.parent] || p.placed[a.child] {
@@ -503,10 +509,11 @@ func (p *placer) place(list []int, all bool, unplaced *[]int) {
 			continue
 		}
 		s, _ = p.chainEnd(s, false)
-		for steps := 0; s >= 0 && steps <= len(p.next); steps++ {
+		p.walk++
+		for ; s >= 0 && p.seen[s] != p.walk; s = p.next[s] {
+			p.seen[s] = p.walk
 			p.placed[s] = true
 			p.print(s)
-			s = p.next[s]
 		}
 	}
 	if !all {
