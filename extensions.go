@@ -27,7 +27,7 @@ var extOptions = []extOption{
 	{"dot", true, "write the call graph as Graphviz DOT"},
 	{"svg", true, "render the call graph as SVG (needs egprof-graphviz)"},
 	{"png", true, "render the call graph as PNG (needs egprof-graphviz)"},
-	{"graph-top", true, "keep only the N functions with the largest (changes of) inclusive time in graph files"},
+	{"graph-top", true, "keep the N functions with the largest (change of) inclusive time in graph files (0: all; SVG/PNG default 200)"},
 }
 
 // extConfig holds the extension options given.
@@ -39,7 +39,9 @@ type extConfig struct {
 	gml, dot  string
 	svg, png  string
 	graphTop  int
-	given     bool // any extension option was used
+	// graphTopSet reports an explicit --graph-top (0 means no limit).
+	graphTopSet bool
+	given       bool // any extension option was used
 }
 
 // wantsGraphFiles reports whether any call-graph file was asked for.
@@ -148,10 +150,10 @@ func (e *extConfig) set(name, val string) error {
 		e.png = val
 	case "graph-top":
 		n, err := strconv.Atoi(val)
-		if err != nil || n < 1 {
-			return fmt.Errorf("--graph-top takes a positive number of functions, not %q", val)
+		if err != nil || n < 0 {
+			return fmt.Errorf("--graph-top takes a number of functions (0 for all), not %q", val)
 		}
-		e.graphTop = n
+		e.graphTop, e.graphTopSet = n, true
 	}
 	return nil
 }

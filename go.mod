@@ -3,8 +3,18 @@ module github.com/egprof/egprof
 go 1.26.8
 
 require (
+	github.com/fogleman/gg v1.3.0
+	github.com/goccy/go-graphviz v0.2.10
 	github.com/ianlancetaylor/demangle v0.0.0-20260724033716-83e58baca724
 	github.com/stretchr/testify v1.12.1
+	golang.org/x/image v0.21.0
 )
 
-require go.yaml.in/yaml/v3 v3.0.5 // indirect
+require (
+	github.com/disintegration/imaging v1.6.2 // indirect
+	github.com/flopp/go-findfont v0.1.0 // indirect
+	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
+	github.com/tetratelabs/wazero v1.10.1 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	golang.org/x/text v0.19.0 // indirect
+)

@@ -281,6 +281,32 @@ func (c *config) reportDiff(plus *callgraph.Graph, t *render.Text, stdin io.Read
 // writeGraphFiles writes the call-graph files asked for with --gml, --dot,
 // --svg and --png.
 func (c *config) writeGraphFiles(d *diff.Profile, stderr io.Writer) int {
+	files := []struct {
+		path   string
+		format render.GraphFormat
+	}{
+		{c.ext.gml, render.FormatGML}, {c.ext.dot, render.FormatDOT},
+		{c.ext.svg, render.FormatSVG}, {c.ext.png, render.FormatPNG},
+	}
+	for _, f := range files {
+		if f.path == "" {
+			continue
+		}
+		opt := render.GraphOptions{
+			Top:       c.ext.graphTop,
+			NoiseOff:  c.ext.noiseOff,
+			RawNames:  !c.demangle,
+			PlusName:  strings.Join(c.gmonFiles, " "),
+			MinusName: strings.Join(c.ext.diffFiles, " "),
+		}
+		if !c.ext.graphTopSet && (f.format == render.FormatSVG || f.format == render.FormatPNG) {
+			opt.Top = render.DefaultImageTop
+		}
+		if err := render.WriteGraphFile(f.path, f.format, d, opt); err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", c.argv0, err)
+			return 1
+		}
+	}
 	return 0
 }
 

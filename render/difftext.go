@@ -60,11 +60,8 @@ func (d *DiffText) rows() []int {
 
 // noisy reports whether a function's self delta is within two standard
 // errors of the sampling noise.
-func (d *DiffText) noisy(f *diff.Function) bool {
-	if d.opt.NoiseOff {
-		return false
-	}
-	return math.Abs(f.SelfDelta()) <= 2*f.NoiseSE(d.p.PlusHZ(), d.p.MinusHZ())
+func (d *DiffText) noisy(i int) bool {
+	return !d.opt.NoiseOff && d.p.WithinNoise(i)
 }
 
 // perCallDelta is the change of the self and total time per call, known
@@ -176,7 +173,7 @@ func (d *DiffText) Impact() {
 		line := fixed(100*f.SelfDelta()/total, 7, 2) + " " + secs(&f.Plus) + " " + secs(&f.Minus) + " " +
 			fixed(f.SelfDelta(), 9, 2) + " " + calls(&f.Plus) + " " + calls(&f.Minus) + " " +
 			padLeft(strconv.FormatInt(f.CallsDelta(), 10), 9) + "   " + mark(f.Plus.Present) + mark(f.Minus.Present) + "  " + d.fname(f)
-		if d.noisy(f) {
+		if d.noisy(i) {
 			line += "  ~"
 		}
 		w.WriteString(line + "\n")

@@ -1,0 +1,133 @@
+// Command egprof-graphviz renders a graph in graphviz's DOT language as SVG
+// or PNG, with the graphviz that github.com/goccy/go-graphviz embeds (no
+// system graphviz needed). egprof runs it for --svg and --png; it is a
+// command of its own because the embedded graphviz, compiled from WASM when
+// the program starts, would slow down every run of egprof.
+//
+// Usage:
+//
+//	egprof-graphviz [-T svg|png] [-o FILE] [FILE.dot]
+//
+// It reads the DOT from FILE.dot or, without one, from standard input, and
+// writes the picture to -o FILE (replaced atomically) or standard output.
+// SVG is graphviz's own; PNG is drawn by this command (see pngEngine) with
+// the Go fonts, so it looks the same whatever fonts a machine has.
+// Install it next to egprof with:
+//
+//	go install github.com/egprof/egprof/cmd/egprof-graphviz@latest
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/goccy/go-graphviz"
+
+	"github.com/egprof/egprof/gmon"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run is the command with its arguments and files; it returns the exit
+// status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("egprof-graphviz", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	format := fs.String("T", "svg", "output format: svg or png")
+	out := fs.String("o", "", "write the picture to `FILE` (default: standard output)")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: egprof-graphviz [-T svg|png] [-o FILE] [FILE.dot]\n"+
+			"Renders DOT (from FILE.dot or standard input) as SVG or PNG.\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 1 {
+		fs.Usage()
+		return 2
+	}
+	var f graphviz.Format
+	switch *format {
+	case "svg":
+		f = graphviz.SVG
+	case "png":
+		f = graphviz.PNG
+	default:
+		fmt.Fprintf(stderr, "egprof-graphviz: unknown output format %q (want svg or png)\n", *format)
+		return 2
+	}
+	var dot []byte
+	var err error
+	if fs.NArg() == 1 {
+		dot, err = os.ReadFile(fs.Arg(0))
+	} else {
+		dot, err = io.ReadAll(stdin)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "egprof-graphviz: %v\n", err)
+		return 1
+	}
+	if *out == "" {
+		err = draw(dot, f, stdout)
+	} else {
+		err = gmon.WriteFileAtomic(*out, func(w io.Writer) error { return draw(dot, f, w) })
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "egprof-graphviz: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// draw lays out the DOT graph with graphviz's dot engine and writes it in
+// format f to w. Nothing is written when the layout fails.
+func draw(dot []byte, f graphviz.Format, w io.Writer) error {
+	ctx := context.Background()
+	gv, err := newGraphviz(ctx, f)
+	if err != nil {
+		return fmt.Errorf("starting graphviz: %w", err)
+	}
+	defer gv.Close()
+	g, err := graphviz.ParseBytes(dot)
+	if err != nil {
+		return fmt.Errorf("parsing DOT: %w", err)
+	}
+	defer g.Close()
+	var buf bytes.Buffer
+	if err := gv.Render(ctx, g, f, &buf); err != nil {
+		return fmt.Errorf("rendering %s: %w", f, err)
+	}
+	if buf.Len() == 0 {
+		return fmt.Errorf("rendering %s: graphviz produced nothing", f)
+	}
+	_, err = w.Write(buf.Bytes())
+	return err
+}
+
+// newGraphviz returns a graphviz for format f: SVG comes from graphviz's
+// own renderer, PNG from pngEngine.
+func newGraphviz(ctx context.Context, f graphviz.Format) (*graphviz.Graphviz, error) {
+	if f != graphviz.PNG {
+		return graphviz.New(ctx)
+	}
+	e, err := newPNGEngine()
+	if err != nil {
+		return nil, err
+	}
+	plugins, err := pngPlugins(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	return graphviz.NewWithPlugins(ctx, plugins...)
+}
