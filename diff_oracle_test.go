@@ -1,14 +1,19 @@
 package main
 
 import (
+	"context"
 	"math"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/egprof/egprof/internal/progen"
 )
 
 // gprofFlatRow is one row of GNU gprof's flat profile.
@@ -103,52 +108,7 @@ func TestImpactAgainstGprofFlatProfiles(t *testing.T) {
 	}
 	for _, pr := range pairs {
 		t.Run(pr.name, func(t *testing.T) {
-			minusProg := pr.minusProg
-			args := []string{"-b", "--impact", "--no-demangle", "--noise=off", pr.plusProg, pr.plusGmon, "--diff=" + pr.minusGmon}
-			if minusProg != "" {
-				args = append(args, "--diff-exe="+minusProg)
-			} else {
-				minusProg = pr.plusProg
-			}
-			out, stderr, code := runGolden(args)
-			require.Equal(t, 0, code, stderr)
-			rows := parseImpact(t, out)
-			plus := gprofFlat(t, pr.plusProg, pr.plusGmon)
-			minus := gprofFlat(t, minusProg, pr.minusGmon)
-
-			seen := map[string]bool{}
-			total := 0.0
-			for name := range union(plus, minus) {
-				total += math.Abs(plus[name].self - minus[name].self)
-			}
-			for k, r := range rows {
-				p, inPlus := plus[r.name]
-				m, inMinus := minus[r.name]
-				seen[r.name] = true
-				if !inPlus && !inMinus {
-					// Kept because arcs touch it; it has no data on either side.
-					assert.Equal(t, "-", r.plusCalls, r.name)
-					assert.Equal(t, "-", r.minusCalls, r.name)
-					assert.Zero(t, r.diff, r.name)
-					continue
-				}
-				assert.InDelta(t, p.self, r.plus, 0.0051, "%s +self", r.name)
-				assert.InDelta(t, m.self, r.minus, 0.0051, "%s -self", r.name)
-				assert.InDelta(t, p.self-m.self, r.diff, 0.0101, "%s diff", r.name)
-				assert.Equal(t, int64(p.calls)-int64(m.calls), r.callsDiff, "%s calls diff", r.name)
-				assert.Equal(t, callsText(p.calls), r.plusCalls, r.name)
-				assert.Equal(t, callsText(m.calls), r.minusCalls, r.name)
-				if total > 0 {
-					tol := 100 * 0.0101 * float64(1+len(rows)) / total
-					assert.InDelta(t, 100*(p.self-m.self)/total, r.share, tol, "%s share", r.name)
-				}
-				if k > 0 {
-					assert.GreaterOrEqual(t, math.Abs(rows[k-1].diff)+0.0201, math.Abs(r.diff), "order at %s", r.name)
-				}
-			}
-			for name := range union(plus, minus) {
-				assert.True(t, seen[name], "gprof lists %s on one side but the impact table does not", name)
-			}
+			checkImpact(t, pr.plusProg, pr.plusGmon, pr.minusProg, pr.minusGmon)
 		})
 	}
 }
@@ -169,4 +129,92 @@ func union(a, b map[string]gprofFlatRow) map[string]bool {
 		u[k] = true
 	}
 	return u
+}
+
+// checkImpact compares egprof's impact table of plus minus minus with the
+// arithmetic over GNU gprof's flat profiles of the two sides. minusProg ""
+// means the same executable.
+func checkImpact(t *testing.T, plusProg, plusGmon, minusProg, minusGmon string) {
+	t.Helper()
+	args := []string{"-b", "--impact", "--no-demangle", "--noise=off", plusProg, plusGmon, "--diff=" + minusGmon}
+	if minusProg != "" {
+		args = append(args, "--diff-exe="+minusProg)
+	} else {
+		minusProg = plusProg
+	}
+	out, stderr, code := runGolden(args)
+	require.Equal(t, 0, code, stderr)
+	rows := parseImpact(t, out)
+	plus := gprofFlat(t, plusProg, plusGmon)
+	minus := gprofFlat(t, minusProg, minusGmon)
+
+	seen := map[string]bool{}
+	total := 0.0
+	for name := range union(plus, minus) {
+		total += math.Abs(plus[name].self - minus[name].self)
+	}
+	for k, r := range rows {
+		p, inPlus := plus[r.name]
+		m, inMinus := minus[r.name]
+		seen[r.name] = true
+		if !inPlus && !inMinus {
+			// Kept because arcs touch it; it has no data on either side.
+			assert.Equal(t, "-", r.plusCalls, r.name)
+			assert.Equal(t, "-", r.minusCalls, r.name)
+			assert.Zero(t, r.diff, r.name)
+			continue
+		}
+		assert.InDelta(t, p.self, r.plus, 0.0051, "%s +self", r.name)
+		assert.InDelta(t, m.self, r.minus, 0.0051, "%s -self", r.name)
+		assert.InDelta(t, p.self-m.self, r.diff, 0.0101, "%s diff", r.name)
+		assert.Equal(t, int64(p.calls)-int64(m.calls), r.callsDiff, "%s calls diff", r.name)
+		assert.Equal(t, callsText(p.calls), r.plusCalls, r.name)
+		assert.Equal(t, callsText(m.calls), r.minusCalls, r.name)
+		if total > 0 {
+			tol := 100 * 0.0101 * float64(1+len(rows)) / total
+			assert.InDelta(t, 100*(p.self-m.self)/total, r.share, tol, "%s share", r.name)
+		}
+		if k > 0 {
+			assert.GreaterOrEqual(t, math.Abs(rows[k-1].diff)+0.0201, math.Abs(r.diff), "order at %s", r.name)
+		}
+	}
+	for name := range union(plus, minus) {
+		assert.True(t, seen[name], "gprof lists %s on one side but the impact table does not", name)
+	}
+}
+
+// TestImpactLive runs the same comparison on random programs built here:
+// each program's -O0 build against its -O2 build (two executables), and
+// two runs of the -O0 build (one executable).
+func TestImpactLive(t *testing.T) {
+	if _, err := exec.LookPath("gprof"); err != nil {
+		t.Skip("GNU gprof not installed")
+	}
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Skip("gcc not installed")
+	}
+	for seed := int64(7001); seed < 7005; seed++ {
+		t.Run(strconv.FormatInt(seed, 10), func(t *testing.T) {
+			t.Parallel()
+			prog, err := progen.Generate(seed, progen.DefaultConfig())
+			require.NoError(t, err)
+			ctx := context.Background()
+			build := func(opt string) (bin, gmon1, gmon2 string) {
+				dir := t.TempDir()
+				bin, err := prog.Build(ctx, dir, progen.BuildOptions{Opt: opt})
+				require.NoError(t, err)
+				g, err := progen.RunForProfile(ctx, dir, bin)
+				require.NoError(t, err)
+				gmon1 = filepath.Join(dir, "run1.out")
+				require.NoError(t, os.Rename(g, gmon1))
+				g, err = progen.RunForProfile(ctx, dir, bin)
+				require.NoError(t, err)
+				return bin, gmon1, g
+			}
+			bin0, a0, b0 := build("-O0")
+			bin2, a2, _ := build("-O2")
+			t.Run("-O0 against -O2", func(t *testing.T) { checkImpact(t, bin0, a0, bin2, a2) })
+			t.Run("two runs", func(t *testing.T) { checkImpact(t, bin0, a0, "", b0) })
+		})
+	}
 }

@@ -6,6 +6,7 @@ package diff
 
 import (
 	"math"
+	"path"
 	"sort"
 
 	"github.com/egprof/egprof/callgraph"
@@ -196,10 +197,12 @@ func alignByName(a, b *symtab.Table) []pair {
 		if !t.Syms[i].IsStatic {
 			return ""
 		}
+		// Compare base names: one build may have debug information (full
+		// paths) and the other only STT_FILE names.
 		if loc, ok := t.SymbolSource(i); ok {
-			return loc.File
+			return path.Base(loc.File)
 		}
-		return ""
+		return path.Base(t.Syms[i].ObjFile)
 	}
 	matchedB := make([]bool, len(b.Syms))
 	res := make([]int, len(a.Syms))
@@ -321,6 +324,7 @@ func (p *Profile) build(pairs []pair, opt Options) {
 		s := &tab.Syms[idx]
 		f.Name, f.Static = s.Name, s.IsStatic
 		if s.IsStatic {
+			f.File = s.ObjFile
 			if loc, ok := tab.SymbolSource(idx); ok {
 				f.File = loc.File
 			}

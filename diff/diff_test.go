@@ -108,3 +108,25 @@ func TestAlignTwoBuilds(t *testing.T) {
 		}
 	}
 }
+
+// Static functions with the same name in two files are paired with the
+// static of the same file in the other build, with or without debug
+// information.
+func TestAlignSameNamedStatics(t *testing.T) {
+	a := load(t, "multifile", "gmon.out")
+	b := load(t, "multifile-nopie", "gmon.out")
+	d := Subtract(a, b, Options{KeepAll: true})
+	require.False(t, d.SameBinary, "PIE and non-PIE builds have other addresses")
+	files := map[string]int{}
+	for _, f := range d.Functions {
+		if f.Name != "helper" || !f.Static {
+			continue
+		}
+		require.True(t, f.Plus.Present && f.Minus.Present, "helper of %s paired", f.File)
+		pf := a.Syms.Syms[f.Plus.Entry].ObjFile
+		mf := b.Syms.Syms[f.Minus.Entry].ObjFile
+		assert.Equal(t, pf, mf, "helper paired across files")
+		files[pf]++
+	}
+	assert.Len(t, files, 2, "two static helpers, one per file")
+}

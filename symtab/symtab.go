@@ -30,6 +30,10 @@ type Symbol struct {
 	// Mapped marks a symbol that -R's mapping renamed to its object
 	// file's name.
 	Mapped bool
+	// ObjFile is the source file named by the STT_FILE entry this symbol
+	// follows in .symtab ("" if none); it tells same-named static
+	// functions apart when there is no debug information.
+	ObjFile string
 	// symIndex is the position in .symtab, used to find the DWARF file of
 	// the symbol through the preceding STT_FILE entry.
 	symIndex int
@@ -187,7 +191,11 @@ func build(path string, f *elf.File, opt Options) (*Table, error) {
 	}
 
 	syms := make([]Symbol, 0, len(raws)/2)
+	objFile := "" // the STT_FILE entry that local symbols follow
 	for _, r := range raws {
+		if elf.ST_TYPE(r.info) == elf.STT_FILE {
+			objFile = cString(strtab, r.nameOff)
+		}
 		static, ok := classify(f, r, strtab, opt)
 		if !ok {
 			continue
@@ -210,6 +218,7 @@ func build(path string, f *elf.File, opt Options) (*Table, error) {
 			IsFunc:   elf.ST_TYPE(r.info) == elf.STT_FUNC,
 			IsStatic: static,
 			Mapped:   mapped,
+			ObjFile:  objFile,
 			symIndex: r.index,
 		})
 	}
