@@ -94,7 +94,7 @@ func (t *Table) WithLineSymbols() (*Table, error) {
 		// gprof still rebuilds its table, which drops a symbol whose
 		// range is empty (data_start in ordinary executables).
 		nt := *t
-		nt.Syms = finalizeLines(append([]Symbol(nil), t.Syms...), t.TextEnd)
+		nt.Syms = finalize(append([]Symbol(nil), t.Syms...), t.TextEnd)
 		return &nt, nil
 	}
 	// gprof walks the text twice, counting and then creating, and fails
@@ -110,7 +110,7 @@ func (t *Table) WithLineSymbols() (*Table, error) {
 	all = append(all, lineSyms...)
 	all = append(all, t.Syms...)
 	nt := *t
-	nt.Syms = finalizeLines(all, t.TextEnd)
+	nt.Syms = finalize(all, t.TextEnd)
 	return &nt, nil
 }
 
@@ -145,37 +145,3 @@ func (t *Table) walkLines(st *sourceState, out *[]Symbol) int {
 	}
 	return n
 }
-
-// finalizeLines is finalize for a table that mixes line symbols (end not
-// known yet) with function symbols, which keep the end they already have:
-// their ranges overlap the line symbols inside them, and a function symbol
-// whose range is empty (data_start) is dropped.
-func finalizeLines(syms []Symbol, textEnd uint64) []Symbol {
-	sortByAddr(syms)
-	out := syms[:0]
-	for i := range syms {
-		s := syms[i]
-		if len(out) > 0 && out[len(out)-1].Addr == s.Addr {
-			if Prefer(&s, &out[len(out)-1]) {
-				out[len(out)-1] = s
-			}
-			continue
-		}
-		if len(out) > 0 && !out[len(out)-1].hasEnd() {
-			out[len(out)-1].End = s.Addr - 1
-		}
-		if s.hasEnd() && s.Addr > s.End {
-			continue
-		}
-		out = append(out, s)
-	}
-	if len(out) > 0 && !out[len(out)-1].hasEnd() {
-		out[len(out)-1].End = textEnd
-	}
-	return out
-}
-
-// hasEnd reports whether the symbol's end was set by an earlier
-// finalisation (line symbols start without one). gprof uses 0 for
-// "unset".
-func (s *Symbol) hasEnd() bool { return !s.IsLine && s.End != 0 }

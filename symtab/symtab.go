@@ -407,7 +407,12 @@ func hasTokenAt(tab []byte, i int, tok string) bool {
 }
 
 // finalize sorts the symbols by address, keeps one symbol per address by
-// gprof's preference rules and sets each symbol's end address.
+// gprof's preference rules and sets the end address of every symbol whose
+// end is not known yet to the next symbol's address minus one (the last
+// one's to the end of .text). A symbol that already has an end keeps it,
+// and is dropped if that leaves its range empty: this matters when -l
+// rebuilds the table, where function symbols overlap the line symbols
+// inside them and data_start disappears.
 func finalize(syms []Symbol, textEnd uint64) []Symbol {
 	sortByAddr(syms)
 	out := syms[:0]
@@ -419,14 +424,23 @@ func finalize(syms []Symbol, textEnd uint64) []Symbol {
 			}
 			continue
 		}
-		if len(out) > 0 {
+		if len(out) > 0 && !out[len(out)-1].hasEnd() {
 			out[len(out)-1].End = s.Addr - 1
+		}
+		if s.hasEnd() && s.Addr > s.End {
+			continue
 		}
 		out = append(out, s)
 	}
-	out[len(out)-1].End = textEnd
+	if len(out) > 0 && !out[len(out)-1].hasEnd() {
+		out[len(out)-1].End = textEnd
+	}
 	return out
 }
+
+// hasEnd reports whether the symbol's end was set by an earlier
+// finalisation (gprof uses 0 for "not set"; line symbols never have one).
+func (s *Symbol) hasEnd() bool { return !s.IsLine && s.End != 0 }
 
 // sortByAddr orders symbols as gprof does before merging aliases:
 // ascending address, functions first, then globals first, otherwise in
