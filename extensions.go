@@ -28,6 +28,7 @@ var extOptions = []extOption{
 	{"svg", true, "render the call graph as SVG (needs egprof-graphviz)"},
 	{"png", true, "render the call graph as PNG (needs egprof-graphviz)"},
 	{"graph-top", true, "keep the N functions with the largest (change of) inclusive time in graph files (0: all; SVG/PNG default 200)"},
+	{"pprof", true, "write the profile (or differential profile) as a gzipped pprof profile.proto"},
 }
 
 // extConfig holds the extension options given.
@@ -41,6 +42,7 @@ type extConfig struct {
 	graphTop  int
 	// graphTopSet reports an explicit --graph-top (0 means no limit).
 	graphTopSet bool
+	pprof       string
 	given       bool // any extension option was used
 }
 
@@ -140,6 +142,8 @@ func (e *extConfig) set(name, val string) error {
 		default:
 			return fmt.Errorf("--noise takes on or off, not %q", val)
 		}
+	case "pprof":
+		e.pprof = val
 	case "gml":
 		e.gml = val
 	case "dot":

@@ -121,6 +121,11 @@ func report(c *config, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) 
 			return code
 		}
 	}
+	if c.ext.pprof != "" {
+		if code := c.writePProf(diff.Single(g, diff.Options{KeepAll: c.showZeros}), stderr); code != 0 {
+			return code
+		}
+	}
 	graph := g.HasArcs && c.style&styleGraph != 0
 	if graph && c.traditional {
 		t.CallGraph()
@@ -239,6 +244,9 @@ func (c *config) reportDiff(plus *callgraph.Graph, t *render.Text, stdin io.Read
 	}
 	d := diff.Subtract(plus, minus, diff.Options{KeepAll: c.showZeros})
 	if code := c.writeGraphFiles(d, stderr); code != 0 {
+		return code
+	}
+	if code := c.writePProf(d, stderr); code != 0 {
 		return code
 	}
 	opt := render.DiffOptions{
@@ -391,4 +399,31 @@ func warnForeignProfile(c *config, g *callgraph.Graph, stderr io.Writer) {
 		fmt.Fprintf(stderr, "%s: warning: no sample and no call in %s falls inside %s; was the profile made by another program?\n",
 			c.argv0, strings.Join(c.gmonFiles, ", "), c.image)
 	}
+}
+
+// writePProf writes --pprof's profile of d (single or differential)
+// atomically. The profile's comments (pprof -comments) describe how its
+// stacks were synthesised.
+func (c *config) writePProf(d *diff.Profile, stderr io.Writer) int {
+	if c.ext.pprof == "" {
+		return 0
+	}
+	opt := render.PProfOptions{Demangle: c.demangle, DemangleStyle: c.demangleStyle}
+	opt.Comments = append(opt.Comments, fmt.Sprintf("egprof: %s %s", c.image, strings.Join(c.gmonFiles, " ")))
+	if d.IsDiff() {
+		image := c.image
+		if c.ext.diffExe != "" {
+			image = c.ext.diffExe
+		}
+		opt.Comments = append(opt.Comments, fmt.Sprintf("egprof: minus %s %s", image, strings.Join(c.ext.diffFiles, " ")))
+	}
+	err := gmon.WriteFileAtomic(c.ext.pprof, func(w io.Writer) error {
+		_, err := render.WritePProf(w, d, opt)
+		return err
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: --pprof=%s: %v\n", c.argv0, c.ext.pprof, err)
+		return 1
+	}
+	return 0
 }
