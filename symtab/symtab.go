@@ -488,7 +488,23 @@ func Prefer(newcomer, kept *Symbol) bool {
 // follows gprof's binary search, which matters only for the last symbol,
 // whose range may be empty.
 func (t *Table) Lookup(addr uint64) int {
-	return LookupRanges(len(t.Syms), func(i int) (uint64, uint64) { return t.Syms[i].Addr, t.Syms[i].End }, addr)
+	// The same search as LookupRanges, written out: it runs for every
+	// arc record of every profile read.
+	syms := t.Syms
+	lo, hi := 0, len(syms)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if syms[mid].Addr <= addr {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	i := lo - 1
+	if i < 0 || addr > syms[i].End {
+		return -1
+	}
+	return i
 }
 
 // LookupRanges is gprof's lookup over n address-sorted ranges given by at:
