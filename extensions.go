@@ -29,6 +29,26 @@ var extOptions = []extOption{
 	{"png", true, "render the call graph as PNG (needs egprof-graphviz)"},
 	{"graph-top", true, "keep the N functions with the largest (change of) inclusive time in graph files (0: all; SVG/PNG default 200)"},
 	{"pprof", true, "write the profile (or differential profile) as a gzipped pprof profile.proto"},
+	{"format", true, "text (default), tsv or json: the output format of egprof's analysis tables"},
+	{"experiment", true, "analyse the profiles this table lists (TSV/CSV: gmon, binary and dimension columns)"},
+	{"runs", false, "analyse the positional profiles as runs of one experiment (dimension run)"},
+	{"over", true, "PERDAC statistics over this dimension (repeatable); stdev is the population one (divides by n), as in PERDAC"},
+	{"threshold", true, "list the rows whose relative standard deviation exceeds PCT percent (default 10)"},
+	{"sort", true, "share (default: of a run's time) or rsd: the order of the statistics rows"},
+	{"procs-dim", true, "the experiment's column of process counts (default procs)"},
+	{"work-dim", true, "the experiment's column of work (default work)"},
+	{"rank-dim", true, "the experiment's column telling the ranks of a run apart (default rank)"},
+	{"compare-dim", true, "range-compare the code-machine combinations this column names (SCALA)"},
+	{"time-of-run", true, "max (default), sum or mean: a run's time from its ranks' times"},
+	{"predict", true, "evaluate the functions' scaling models at P processes (P or P,WORK)"},
+	{"plots", true, "write the experiment's scalability plots (SVG) into this directory"},
+	{"ranks", false, "each gmon file is one MPI rank: add the load-imbalance analysis to the summed profile"},
+	{"rank-pattern", true, "regular expression whose first group is the rank number in a gmon file name"},
+	{"activity", true, "NAME=REGEX: a class of functions for the rank analysis (repeatable; replaces the built-in ones)"},
+	{"regions", true, "function (default), file or REGEX: how the rank analysis groups functions into code regions"},
+	{"rank-plots", true, "write SVG charts of the rank analysis into this directory"},
+	{"save-summary", true, "write the mergeable rank summary to this file"},
+	{"rank-top", true, "number of code regions the rank analysis shows in detail (default 20)"},
 }
 
 // extConfig holds the extension options given.
@@ -44,6 +64,13 @@ type extConfig struct {
 	graphTopSet bool
 	pprof       string
 	given       bool // any extension option was used
+
+	// format is --format, the output format of the analysis tables; exp
+	// holds the experiment mode's options.
+	format string
+	exp    experimentOptions
+	// rank holds --ranks and the rank analysis options (ranks_mode.go).
+	rank rankOptions
 }
 
 // wantsGraphFiles reports whether any call-graph file was asked for.
@@ -144,6 +171,15 @@ func (e *extConfig) set(name, val string) error {
 		}
 	case "pprof":
 		e.pprof = val
+	case "format":
+		if val != "text" && val != "tsv" && val != "json" {
+			return fmt.Errorf("--format takes text, tsv or json, not %q", val)
+		}
+		e.format = val
+	case "experiment", "runs", "over", "threshold", "sort", "procs-dim", "work-dim", "rank-dim", "compare-dim", "time-of-run", "predict", "plots":
+		return e.exp.set(name, val)
+	case "ranks", "rank-pattern", "activity", "regions", "rank-plots", "save-summary", "rank-top":
+		return e.rank.set(name, val)
 	case "gml":
 		e.gml = val
 	case "dot":
@@ -175,5 +211,9 @@ func extensionHelp() string {
 	}
 	b.WriteString("\nDifferential profiling: egprof [options] a.out gmon.before --diff=gmon.after [--diff-exe=b.out]\n")
 	b.WriteString("prints '+' (positional profiles) minus '-' (--diff profiles) in gprof's layout.\n")
+	b.WriteString("\nExperiments: egprof --experiment=TABLE [--over=DIM] [--compare-dim=DIM] [a.out], or egprof --runs a.out gmon.1 gmon.2 ...\n")
+	b.WriteString("prints PERDAC's statistics over a dimension (population standard deviation, divided by n) and SCALA's isospeed scalability.\n")
+	b.WriteString("\nMPI ranks: egprof --ranks a.out gmon.rank0.PID gmon.rank1.PID ... (or rank summaries)\n")
+	b.WriteString("prints the summed profile, then the ranks' load-imbalance indices (Calzarossa, Massari and Tessera) and clusters.\n")
 	return b.String()
 }

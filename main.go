@@ -54,8 +54,14 @@ func report(c *config, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) 
 		fmt.Fprintf(stderr, format, args...)
 		return 1
 	}
+	if len(c.ext.exp.given) > 0 {
+		return c.reportExperiment(stdout, stderr)
+	}
 	if unsupported := c.notYetSupported(); unsupported != "" {
 		return fail("%s: %s is not supported by this version of egprof yet\n", c.argv0, unsupported)
+	}
+	if c.ext.rank.enabled && c.ext.rank.loaded == nil {
+		return c.reportRanks(stdin, stdout, stderr)
 	}
 	if c.debug {
 		fmt.Fprintf(stdout, "%s: debugging not supported; -d ignored\n", c.argv0)
@@ -157,6 +163,9 @@ func report(c *config, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) 
 // sums its profile files. On failure it has printed the error and returns
 // the exit status.
 func (c *config) loadSide(image string, files []string, stdin io.Reader, stdout io.Writer, stderr io.Writer) (*symtab.Table, *gmon.Profile, int) {
+	if l := c.ext.rank.loaded; l != nil {
+		return l.tab, l.prof, 0 // the rank files, read and summed by reportRanks
+	}
 	fail := func(format string, args ...any) (*symtab.Table, *gmon.Profile, int) {
 		fmt.Fprintf(stderr, format, args...)
 		return nil, nil, 1

@@ -19,6 +19,10 @@ type Options struct {
 	StaticCalls bool
 	// TextBytes is the content of .text, needed only with StaticCalls.
 	TextBytes []byte
+	// ModelOnly skips what only printing the call graph needs: ByTime,
+	// the entries' Index and their display orders. The times and counts
+	// are the same.
+	ModelOnly bool
 }
 
 // Entry is a function (or code label) of the symbol table, or the pseudo
@@ -281,6 +285,9 @@ func (g *Graph) assemble(prof *gmon.Profile, opt Options) {
 	g.cycleTime()
 	for _, i := range topo {
 		g.propagateTime(i)
+	}
+	if opt.ModelOnly {
+		return
 	}
 
 	g.ByTime = make([]int, len(g.Entries))

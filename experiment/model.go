@@ -1,0 +1,218 @@
+package experiment
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Model is a fitted scaling model of a time in the performance-model
+// normal form used by Extra-P: t(p, W) = C0 + C1 · p^I · log2(p)^J · W^K,
+// where the constant C0 may be left out.
+type Model struct {
+	C0, C1  float64
+	I, J, K float64
+	// Terms is the number of coefficients: 1 for the constant alone or
+	// the term alone (HasConst tells which), 2 for both.
+	Terms    int
+	HasConst bool
+	// RelErr is the root mean square of the relative residuals
+	// (t_fit − t)/t over the measured points.
+	RelErr float64
+	Points int  // measured points the model was fitted to
+	OK     bool // false when too few points had a time
+}
+
+// At evaluates the model.
+func (m *Model) At(p, w float64) float64 {
+	return m.C0 + m.C1*term(p, w, m.I, m.J, m.K)
+}
+
+// GrowsAt reports whether the model's time increases with p at p (for
+// the work the term's factor W^K takes).
+func (m *Model) GrowsAt(p float64) bool {
+	if !m.OK || m.Terms == 1 && m.HasConst || m.C1 <= 0 {
+		return false
+	}
+	if m.J == 0 {
+		return m.I > 0
+	}
+	// d/dp p^I·log2(p)^J has the sign of I·log2(p) + J/ln 2 (p > 1).
+	return m.I*math.Log2(p)+m.J/math.Ln2 > 0
+}
+
+// String writes the model, e.g. "0.012 + 3.1e-05·p^1.5·log2(p)·W".
+func (m *Model) String() string {
+	if !m.OK {
+		return "-"
+	}
+	var parts []string
+	if m.HasConst {
+		parts = append(parts, num(m.C0))
+	}
+	if m.Terms == 2 || !m.HasConst {
+		t := num(m.C1)
+		if m.I != 0 {
+			t += "·p" + power(m.I)
+		}
+		if m.J != 0 {
+			t += "·log2(p)" + power(m.J)
+		}
+		if m.K != 0 {
+			t += "·W" + power(m.K)
+		}
+		parts = append(parts, t)
+	}
+	return strings.Join(parts, " + ")
+}
+
+func num(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }
+
+func power(e float64) string {
+	if e == 1 {
+		return ""
+	}
+	for _, f := range []struct {
+		v float64
+		s string
+	}{{1. / 3, "1/3"}, {2. / 3, "2/3"}, {4. / 3, "4/3"}, {-1. / 3, "-1/3"}, {-2. / 3, "-2/3"}} {
+		if math.Abs(e-f.v) < 1e-12 {
+			return "^(" + f.s + ")"
+		}
+	}
+	s := strconv.FormatFloat(e, 'g', -1, 64)
+	if e < 0 {
+		s = "(" + s + ")"
+	}
+	return "^" + s
+}
+
+func term(p, w, i, j, k float64) float64 {
+	v := math.Pow(p, i)
+	if j != 0 {
+		v *= math.Pow(math.Log2(p), j)
+	}
+	if k != 0 {
+		v *= math.Pow(w, k)
+	}
+	return v
+}
+
+// The exponents tried, simplest first (ties go to the first): Extra-P's
+// set for p, extended with negative ones since a time can fall as
+// processes are added; for the work, the degrees a problem size usually
+// enters with.
+var (
+	pExponents = [...]float64{0, -1, 1, -2, 2, -1. / 2, 1. / 2, 3, -3. / 2, 3. / 2, -1. / 3, 1. / 3, -2. / 3, 2. / 3,
+		-1. / 4, 1. / 4, -3. / 4, 3. / 4, 4. / 3, 5. / 4, 5. / 3, 7. / 4, 5. / 2}
+	logExponents = [...]float64{0, 1, 2}
+	wExponents   = [...]float64{0, 1. / 2, 2. / 3, 1, 3. / 2, 2, 3}
+)
+
+// Fit chooses the model of points' times among the normal forms: the
+// constant alone, a single term C1·p^I·log2(p)^J·W^K, or the constant plus
+// such a term (the work's exponent K only when varyW). Coefficients are
+// found by least squares on the relative residuals (so short and long
+// times weigh alike) and must not be negative; the chosen form minimises
+// n·ln(RSS/n) + 2·k·ln(n), a Bayesian information criterion whose penalty
+// for each extra coefficient is doubled, with ties going to fewer terms
+// and smaller exponents. Points with no time are left out.
+func Fit(points []Point, varyW bool) Model {
+	var pts []Point
+	for _, pt := range points {
+		if pt.T > 0 && finite(pt.T) {
+			pts = append(pts, pt)
+		}
+	}
+	n := len(pts)
+	if n == 0 {
+		return Model{}
+	}
+	best := Model{}
+	bestScore := math.Inf(1)
+	consider := func(m Model) {
+		if !m.OK {
+			return
+		}
+		rss := 0.0
+		for _, pt := range pts {
+			r := (m.At(pt.P, pt.W) - pt.T) / pt.T
+			rss += r * r
+		}
+		m.RelErr = math.Sqrt(rss / float64(n))
+		m.Points = n
+		score := float64(n)*math.Log(max(rss/float64(n), 1e-18)) + 2*float64(m.Terms)*math.Log(float64(max(n, 2)))
+		if score < bestScore-1e-9 {
+			best, bestScore = m, score
+		}
+	}
+	// The constant: minimise Σ(1 − c/t)².
+	su, su2 := 0.0, 0.0
+	for _, pt := range pts {
+		su += 1 / pt.T
+		su2 += 1 / (pt.T * pt.T)
+	}
+	consider(Model{C0: su / su2, Terms: 1, HasConst: true, OK: true})
+	ws := wExponents[:1]
+	if varyW {
+		ws = wExponents[:]
+	}
+	for _, k := range ws {
+		for _, i := range pExponents {
+			for _, j := range logExponents {
+				if i == 0 && j == 0 && k == 0 {
+					continue // the constant
+				}
+				consider(fitTerm(pts, i, j, k, false))
+				if n >= 3 {
+					consider(fitTerm(pts, i, j, k, true))
+				}
+			}
+		}
+	}
+	return best
+}
+
+// fitTerm fits C1·x (and C0 when withConst) with x = p^i·log2(p)^j·W^k by
+// least squares on the relative residuals.
+func fitTerm(pts []Point, i, j, k float64, withConst bool) Model {
+	// Residual r = (c0 + c1·x − t)/t = c0·u + c1·v − 1 with u = 1/t, v = x/t.
+	var suu, suv, svv, su, sv float64
+	nonzero := 0
+	for _, pt := range pts {
+		x := term(pt.P, pt.W, i, j, k)
+		if !finite(x) {
+			return Model{}
+		}
+		if x != 0 {
+			nonzero++
+		}
+		u, v := 1/pt.T, x/pt.T
+		suu += u * u
+		suv += u * v
+		svv += v * v
+		su += u
+		sv += v
+	}
+	if nonzero == 0 || svv == 0 {
+		return Model{}
+	}
+	m := Model{I: i, J: j, K: k, OK: true}
+	if !withConst {
+		m.C1, m.Terms = sv/svv, 1
+	} else {
+		det := suu*svv - suv*suv
+		if det <= 1e-12*suu*svv {
+			return Model{} // the term is (nearly) a constant
+		}
+		m.C0 = (su*svv - sv*suv) / det
+		m.C1 = (suu*sv - suv*su) / det
+		m.Terms, m.HasConst = 2, true
+	}
+	if m.C0 < 0 || m.C1 <= 0 || !finite(m.C0) || !finite(m.C1) {
+		return Model{}
+	}
+	return m
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

@@ -1,0 +1,289 @@
+package experiment
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// model is a synthetic timing model of a code-machine combination:
+// T(p, W) = W/(c·p) + k·p^e + d.
+type model struct{ c, k, e, d float64 }
+
+func (m model) time(p, w float64) float64 { return w/(m.c*p) + m.k*math.Pow(p, m.e) + m.d }
+
+// measure makes one run per process count and work.
+func (m model) measure(procs, works []float64) []Point {
+	var pts []Point
+	for _, p := range procs {
+		for _, w := range works {
+			pts = append(pts, Point{P: p, W: w, T: m.time(p, w)})
+		}
+	}
+	return pts
+}
+
+// TestIsospeedClosedForm checks psi against a model whose isospeed work is
+// known in closed form.
+//
+// With T = W/(c·p) + k·p, the average unit speed is
+//
+//	S(p, W) = W / (p·T) = W / (W/c + k·p²).
+//
+// S(p', W') = S(p, W) means W'/c + k·p'² over W' equals W/c + k·p² over
+// W, that is 1/c + k·p'²/W' = 1/c + k·p²/W, so p'²/W' = p²/W and
+//
+//	W' = W·(p'/p)²,  psi(p, p') = p'·W / (p·W') = p/p'.
+//
+// Every count is measured at the works W0·q² for each measured count q, so
+// from the initial run (p, W0·q²) the scaled work W0·(q·p'/p)² is measured
+// whenever q·p'/p is a measured count: psi must then be p/p' to 1e-9.
+//
+// Otherwise W' falls between two measured works W_a < W_b (or outside
+// them: then psi must be refused). There the speed is interpolated
+// linearly in log-log space. With x = ln W and g(x) = ln S(p', e^x),
+//
+//	g'(x)  = k·p'² / (e^x/c + k·p'²)             in (0, 1)
+//	g''(x) = −k·p'²·(e^x/c) / (e^x/c + k·p'²)²   in [−1/4, 0],
+//
+// so g is concave, the chord ĝ lies below it, and g − ĝ ≤ h²/8·max|g”|
+// ≤ h²/32 on a segment of length h = ln(W_b/W_a). The chord reaches the
+// level ln S(p, W) at x̂ with 0 ≤ x̂ − x* ≤ (h²/32)/m, m the chord's slope,
+// so psi is never above p/p' and ln(p/p' / psi) ≤ h²/(32·m).
+func TestIsospeedClosedForm(t *testing.T) {
+	m := model{c: 2.5, k: 0.04, e: 1}
+	procs := []float64{1, 2, 4, 8, 16}
+	const w0 = 1000.0
+	var works []float64
+	for _, q := range procs {
+		works = append(works, w0*q*q)
+	}
+	// Two works off the grid at p = 1 and 2 make initial runs whose W'
+	// lies between measured works.
+	pts := append(m.measure(procs, works), m.measure([]float64{1, 2}, []float64{3 * w0, 5 * w0})...)
+	exact, between, refused := 0, 0, 0
+	for _, sc := range AllPairs(pts) {
+		p, pp, w := sc.From.P, sc.To, sc.From.W
+		name := fmt.Sprintf("psi(%g, %g) from W=%g", p, pp, w)
+		wTrue := w * (pp / p) * (pp / p)
+		runs := at(pts, pp)
+		lo, hi := runs[0].W, runs[len(runs)-1].W
+		if wTrue < lo || wTrue > hi {
+			assert.False(t, sc.OK, "%s: W'=%g is outside the measured works", name, wTrue)
+			refused++
+			continue
+		}
+		require.True(t, sc.OK, name)
+		if measuredAt(runs, wTrue) != nil {
+			assert.InDelta(t, p/pp, sc.Psi, 1e-9, name)
+			assert.InDelta(t, wTrue, sc.WPrime, 1e-9*wTrue, name)
+			exact++
+			continue
+		}
+		// The bracketing works and the chord's slope, from the model.
+		var wa, wb float64
+		for i := 1; i < len(runs); i++ {
+			if runs[i-1].W < wTrue && wTrue < runs[i].W {
+				wa, wb = runs[i-1].W, runs[i].W
+			}
+		}
+		g := func(w float64) float64 { return math.Log(w / (w/m.c + m.k*pp*pp)) }
+		h := math.Log(wb / wa)
+		slope := (g(wb) - g(wa)) / h
+		bound := h * h / (32 * slope)
+		gap := math.Log((p / pp) / sc.Psi)
+		assert.GreaterOrEqual(t, gap, -1e-12, "%s: interpolation below a concave curve can only overestimate W'", name)
+		assert.LessOrEqual(t, gap, bound+1e-12, "%s: psi %g against %g", name, sc.Psi, p/pp)
+		between++
+	}
+	t.Logf("%d pairs with W' measured, %d interpolated, %d not bracketed", exact, between, refused)
+	assert.Positive(t, exact)
+	assert.Positive(t, between)
+	assert.Positive(t, refused)
+
+	mat := IsospeedMatrix(pts)
+	assert.Equal(t, procs, mat.Procs)
+	for i := range mat.Procs {
+		assert.Equal(t, 1.0, mat.Cells[i][i].Psi, "diagonal")
+		assert.Equal(t, w0, mat.Initial[i].W, "each row starts from the smallest work")
+	}
+	// From (1, W0): W' = W0·p'², measured for every p'.
+	for j, pp := range mat.Procs {
+		assert.InDelta(t, 1/pp, mat.Cells[0][j].Psi, 1e-9)
+	}
+}
+
+// TestScaledWorkEdges checks the bracketing rules on hand-made runs.
+func TestScaledWorkEdges(t *testing.T) {
+	runs := []Point{{P: 2, W: 100, T: 10}, {P: 2, W: 400, T: 20}, {P: 2, W: 1600, T: 50}} // speeds 5, 10, 16
+	w, ok := ScaledWork(runs, 10)
+	assert.True(t, ok)
+	assert.Equal(t, 400.0, w, "a measured speed gives its work exactly")
+	w, ok = ScaledWork(runs, math.Sqrt(5*10))
+	assert.True(t, ok)
+	assert.InDelta(t, 200, w, 1e-9, "half way in log speed is half way in log work")
+	_, ok = ScaledWork(runs, 4)
+	assert.False(t, ok, "below every measured speed")
+	_, ok = ScaledWork(runs, 17)
+	assert.False(t, ok, "above every measured speed: no extrapolation")
+	_, ok = ScaledWork(runs[:1], 6)
+	assert.False(t, ok, "one run brackets nothing")
+
+	tm, ok := TimeAt(runs, 200)
+	assert.True(t, ok)
+	assert.InDelta(t, math.Sqrt(10*20), tm, 1e-9)
+	_, ok = TimeAt(runs, 2000)
+	assert.False(t, ok)
+}
+
+// TestDesignedCrossing builds two combinations whose crossing point is
+// known. Combination A: T = W/(c·p) + k, a constant overhead; its speed
+// W/(W/c + k·p) is kept by W' = W·p'/p, so Phi(p, p') = 1. Combination B:
+// T = W/(c·p) + k·p, so Psi(p, p') = p/p' (see TestIsospeedClosedForm).
+// From p = 1 with alpha = t/T = 3 (A slower), inequality (2) Phi > alpha·Psi
+// reads 1 > 3/p': the smallest scaled crossing point among 1, 2, 4, 8, 16
+// is p' = 4. The works measured include W0·p' and W0·p'², the two scaled
+// works, so no interpolation is involved.
+func TestDesignedCrossing(t *testing.T) {
+	const w0 = 100.0
+	a := model{c: 1, d: 20}       // t(1, W0) = 100 + 20 = 120
+	b := model{c: 4, k: 15, e: 1} // T(1, W0) = 25 + 15 = 40
+	procs := []float64{1, 2, 4, 8, 16}
+	var works []float64
+	for _, q := range procs {
+		works = append(works, w0*q, w0*q*q)
+	}
+	works = uniq(works)
+	c, err := RangeCompare("A", a.measure(procs, works), "B", b.measure(procs, works))
+	require.NoError(t, err)
+	assert.Equal(t, "A", c.Slower)
+	assert.Equal(t, "B", c.Faster)
+	assert.Equal(t, Point{P: 1, W: w0, T: 120}, c.Initial)
+	assert.InDelta(t, 3.0, c.Alpha, 1e-12)
+	require.Len(t, c.Steps, 4)
+	for _, st := range c.Steps {
+		assert.InDelta(t, 1.0, st.Phi.Psi, 1e-9, "Phi(1, %g)", st.To)
+		assert.InDelta(t, 1/st.To, st.Psi.Psi, 1e-9, "Psi(1, %g)", st.To)
+		assert.Equal(t, st.To > 3, st.Crossing, "p'=%g", st.To)
+		assert.True(t, st.TimesKnown)
+		assert.Equal(t, st.Crossing, st.ByTime, "the times at the scaled works agree, p'=%g", st.To)
+		// Independently: t_p'(W') = W'/(p'·S_A), T_p'(W*) = W*/(p'·S_B).
+		assert.InDelta(t, a.time(st.To, w0*st.To), st.TSlow, 1e-9)
+		assert.InDelta(t, b.time(st.To, w0*st.To*st.To), st.TFast, 1e-9)
+	}
+	assert.Equal(t, 4.0, c.Crossing)
+	assert.Equal(t, 4.0, c.ByTime)
+	assert.Equal(t, 16.0, c.Limit)
+	// At the fixed work W0: A takes 100/p'+20, B 25/p'+15·p': at p' = 2
+	// 70 against 42.5, at p' = 4 45 against 66.25.
+	assert.Equal(t, 4.0, c.Fixed)
+}
+
+// TestResult1 is SCALA's Result 1 as a property: a combination that is
+// faster at the initial state and has the larger scalability at every p'
+// never yields a crossing point, by either criterion. Random timing models
+// T = W/(c·p) + k·p^e + d (speed rising with work) are compared; the
+// pairs that meet the premise are checked. Every step is also checked for
+// the paper's identity: Phi > alpha·Psi exactly when t_p'(W') < T_p'(W*).
+func TestResult1(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 13))
+	procs := []float64{1, 2, 4, 8, 16, 32}
+	var works []float64
+	for w := 1.0; w <= 1<<24; w *= 2 {
+		works = append(works, w)
+	}
+	random := func() model {
+		return model{c: 0.5 + 2*rng.Float64(), k: rng.Float64(), e: 2 * rng.Float64(), d: rng.Float64()}
+	}
+	premise, steps := 0, 0
+	for trial := 0; trial < 3000 && premise < 200; trial++ {
+		ma, mb := random(), random()
+		c, err := RangeCompare("a", ma.measure(procs, works), "b", mb.measure(procs, works))
+		require.NoError(t, err)
+		better := !c.Equal
+		for _, st := range c.Steps {
+			if !st.Phi.OK || !st.Psi.OK {
+				continue
+			}
+			if st.Psi.Psi < st.Phi.Psi {
+				better = false
+			}
+			if st.TimesKnown && math.Abs(st.Phi.Psi-c.Alpha*st.Psi.Psi) > 1e-9*st.Phi.Psi {
+				assert.Equal(t, st.Crossing, st.ByTime, "trial %d p'=%g", trial, st.To)
+				steps++
+			}
+		}
+		if !better {
+			continue
+		}
+		premise++
+		assert.Zero(t, c.Crossing, "trial %d: %+v %+v", trial, ma, mb)
+		assert.Zero(t, c.ByTime, "trial %d", trial)
+	}
+	t.Logf("%d pairs met the premise; %d steps checked for the identity", premise, steps)
+	assert.GreaterOrEqual(t, premise, 50, "too few pairs met the premise")
+	assert.Positive(t, steps)
+}
+
+func uniq(v []float64) []float64 {
+	seen := map[float64]bool{}
+	var out []float64
+	for _, x := range v {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// TestFit checks that the model search finds known forms exactly and
+// prefers fewer terms when a larger form fits no better.
+func TestFit(t *testing.T) {
+	procs := []float64{1, 2, 4, 8, 16, 32}
+	cases := []struct {
+		name    string
+		f       func(p, w float64) float64
+		varyW   bool
+		i, j, k float64
+		terms   int
+		grows   bool
+	}{
+		{"strong scaling", func(p, w float64) float64 { return 12 / p }, false, -1, 0, 0, 1, false},
+		{"constant", func(p, w float64) float64 { return 0.7 }, false, 0, 0, 0, 1, false},
+		{"tree reduction", func(p, w float64) float64 { return 0.5 + 0.25*math.Log2(p) }, false, 0, 1, 0, 2, true},
+		{"halo exchange", func(p, w float64) float64 { return 2e-6 * w / math.Sqrt(p) }, true, -0.5, 0, 1, 1, false},
+		{"all-to-all", func(p, w float64) float64 { return 0.1 + 0.02*p*math.Log2(p) }, false, 1, 1, 0, 2, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var pts []Point
+			for _, p := range procs {
+				ws := []float64{1e6}
+				if tc.varyW {
+					ws = []float64{1e5, 1e6, 1e7}
+				}
+				for _, w := range ws {
+					pts = append(pts, Point{P: p, W: w, T: tc.f(p, w)})
+				}
+			}
+			m := Fit(pts, tc.varyW)
+			require.True(t, m.OK)
+			if tc.terms == 1 && tc.i == 0 && tc.j == 0 {
+				assert.True(t, m.HasConst && m.Terms == 1, m.String())
+			} else {
+				assert.Equal(t, tc.i, m.I, m.String())
+				assert.Equal(t, tc.j, m.J, m.String())
+				assert.Equal(t, tc.k, m.K, m.String())
+				assert.Equal(t, tc.terms, m.Terms, m.String())
+			}
+			assert.Less(t, m.RelErr, 1e-9, m.String())
+			assert.Equal(t, tc.grows, m.GrowsAt(32), m.String())
+			assert.InDelta(t, tc.f(64, 1e6), m.At(64, 1e6), 1e-6*tc.f(64, 1e6), "prediction")
+		})
+	}
+}

@@ -1,0 +1,645 @@
+package main
+
+import (
+	"bytes"
+	"debug/elf"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/egprof/egprof/gmon"
+	"github.com/egprof/egprof/internal/progen"
+	"github.com/egprof/egprof/symtab"
+)
+
+// The end-to-end experiment: testdata/experiment/scale.c stands in for one
+// rank of a bulk-synchronous job (no MPI: the program takes a size, a
+// process count and its rank and does that rank's share). It is built
+// -O0 and -O2 and run at 1, 2 and 4 processes with two sizes; each rank
+// writes its own profile (GMON_OUT_PREFIX), listed in the experiment table
+// by a glob per run.
+var (
+	expSizes = []int{1000, 3000} // work W = size²
+	expProcs = []int{1, 2, 4}
+	expBuild = []string{"O0", "O2"}
+)
+
+// experimentFixture is a built and run experiment.
+type experimentFixture struct {
+	dir   string
+	table string
+	prog  map[string]string // build -> executable
+	// files[build][W][p] are the rank profiles of one run, by rank.
+	files map[string]map[int]map[int][]string
+}
+
+func expWork(size int) int { return size * size }
+
+// runExperimentPrograms builds scale.c twice and runs every rank of every
+// run, a few processes at a time.
+func runExperimentPrograms(t *testing.T) *experimentFixture {
+	t.Helper()
+	for _, tool := range []string{"gcc", "gprof"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not installed", tool)
+		}
+	}
+	if testing.Short() {
+		t.Skip("runs 28 profiled processes")
+	}
+	fx := &experimentFixture{dir: t.TempDir(), prog: map[string]string{}, files: map[string]map[int]map[int][]string{}}
+	src, err := filepath.Abs("testdata/experiment/scale.c")
+	require.NoError(t, err)
+	for _, b := range expBuild {
+		fx.prog[b] = filepath.Join(fx.dir, "prog-"+b)
+		out, err := exec.Command("gcc", "-pg", "-"+b, "-o", fx.prog[b], src).CombinedOutput()
+		require.NoError(t, err, "%s", out)
+	}
+	gdir := filepath.Join(fx.dir, "gmon")
+	require.NoError(t, os.Mkdir(gdir, 0o777))
+	type job struct {
+		build         string
+		size, p, rank int
+	}
+	var jobs []job
+	for _, b := range expBuild {
+		for _, s := range expSizes {
+			for _, p := range expProcs {
+				for r := range p {
+					jobs = append(jobs, job{b, s, p, r})
+				}
+			}
+		}
+	}
+	prefix := func(j job) string {
+		return filepath.Join(gdir, fmt.Sprintf("%s-w%d-p%d.rank%d", j.build, expWork(j.size), j.p, j.rank))
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, len(jobs))
+	sem := make(chan struct{}, runtime.NumCPU())
+	for i, j := range jobs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			cmd := exec.Command(fx.prog[j.build], strconv.Itoa(j.size), strconv.Itoa(j.p), strconv.Itoa(j.rank))
+			cmd.Dir = fx.dir
+			cmd.Env = append(os.Environ(), "GMON_OUT_PREFIX="+prefix(j))
+			if out, err := cmd.CombinedOutput(); err != nil {
+				errs[i] = fmt.Errorf("%v: %v: %s", cmd.Args, err, out)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		require.NoError(t, err)
+	}
+	var table strings.Builder
+	table.WriteString("gmon\tbinary\tbuild\twork\tprocs\n")
+	for _, j := range jobs {
+		matches, err := filepath.Glob(prefix(j) + ".*")
+		require.NoError(t, err)
+		require.Len(t, matches, 1, "one profile per rank process")
+		w := expWork(j.size)
+		if fx.files[j.build] == nil {
+			fx.files[j.build] = map[int]map[int][]string{}
+		}
+		if fx.files[j.build][w] == nil {
+			fx.files[j.build][w] = map[int][]string{}
+		}
+		fx.files[j.build][w][j.p] = append(fx.files[j.build][w][j.p], matches[0])
+		if j.rank == 0 {
+			fmt.Fprintf(&table, "gmon/%s-w%d-p%d.rank*\tprog-%s\t%s\t%d\t%d\n", j.build, w, j.p, j.build, j.build, w, j.p)
+		}
+	}
+	fx.table = filepath.Join(fx.dir, "experiment.tsv")
+	require.NoError(t, os.WriteFile(fx.table, []byte(table.String()), 0o666))
+	return fx
+}
+
+// expRun runs egprof in-process.
+func expRun(args ...string) (stdout, stderr string, code int) {
+	var o, e bytes.Buffer
+	code = run(append([]string{"egprof"}, args...), strings.NewReader(""), &o, &e)
+	return o.String(), e.String(), code
+}
+
+// tsvTables splits --format=tsv output into its tables, keyed by the name
+// of their first column.
+func tsvTables(t *testing.T, out string) map[string][]map[string]string {
+	t.Helper()
+	tables := map[string][]map[string]string{}
+	for _, block := range strings.Split(strings.TrimRight(out, "\n"), "\n\n") {
+		lines := strings.Split(block, "\n")
+		head := strings.Split(lines[0], "\t")
+		rows := []map[string]string{}
+		for _, l := range lines[1:] {
+			cells := strings.Split(l, "\t")
+			require.Len(t, cells, len(head), "row %q", l)
+			row := map[string]string{}
+			for i, h := range head {
+				row[h] = cells[i]
+			}
+			rows = append(rows, row)
+		}
+		tables[head[0]] = rows
+	}
+	return tables
+}
+
+func expNum(t *testing.T, s string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(s, 64)
+	require.NoError(t, err, s)
+	return v
+}
+
+// gprofTotal is a profile's total time by GNU gprof: the cumulative
+// seconds of the flat profile's last line (0 without samples).
+func gprofTotal(t *testing.T, prog, gmonFile string) float64 {
+	t.Helper()
+	out, err := exec.Command("gprof", "-b", "-p", prog, gmonFile).Output()
+	require.NoError(t, err)
+	total := 0.0
+	for _, line := range strings.Split(string(out), "\n")[5:] {
+		if f := strings.Fields(line); len(f) >= 3 {
+			total = expNum(t, f[1])
+		}
+	}
+	return total
+}
+
+// elfHasSymbol reports whether the executable defines name.
+func elfHasSymbol(t *testing.T, prog, name string) bool {
+	t.Helper()
+	f, err := elf.Open(prog)
+	require.NoError(t, err)
+	defer f.Close()
+	syms, err := f.Symbols()
+	require.NoError(t, err)
+	return slices.ContainsFunc(syms, func(s elf.Symbol) bool { return s.Name == name })
+}
+
+// TestExperimentEndToEnd checks egprof's experiment mode against GNU
+// gprof's flat profiles of the same files. gprof prints seconds with two
+// decimals (and a function's self time can be a fraction of a sample), so
+// seconds agree to 0.005; calls agree exactly. The scalability arithmetic
+// is then redone here, independently, on egprof's own full-precision run
+// times, and must agree to 1e-9.
+func TestExperimentEndToEnd(t *testing.T) {
+	fx := runExperimentPrograms(t)
+
+	t.Run("PERDAC over build", func(t *testing.T) {
+		out, stderr, code := expRun("--experiment="+fx.table, "--over=build", "--threshold=0", "--format=tsv")
+		require.Equal(t, 0, code, stderr)
+		rows := tsvTables(t, out)["over"]
+		require.NotEmpty(t, rows)
+		// Independently: every rank profile's flat profile, by gprof.
+		type key struct {
+			w, p, rank int
+		}
+		flat := map[string]map[key]map[string]gprofFlatRow{}
+		for _, b := range expBuild {
+			flat[b] = map[key]map[string]gprofFlatRow{}
+			for w, byP := range fx.files[b] {
+				for p, files := range byP {
+					for r, f := range files {
+						flat[b][key{w, p, r}] = gprofFlat(t, fx.prog[b], f)
+					}
+				}
+			}
+		}
+		index := map[string]map[string]string{}
+		for _, r := range rows {
+			require.Equal(t, "build", r["over"])
+			index[strings.Join([]string{r["function"], r["work"], r["procs"], r["rank"], r["metric"]}, "/")] = r
+		}
+		mixAbsent := !elfHasSymbol(t, fx.prog["O2"], "mix")
+		checked := 0
+		for k := range flat["O0"] {
+			for _, fn := range []string{"compute_block", "exchange", "mix"} {
+				o0, o2 := flat["O0"][k][fn], flat["O2"][k][fn]
+				id := func(metric string) string {
+					return strings.Join([]string{fn, strconv.Itoa(k.w), strconv.Itoa(k.p), strconv.Itoa(k.rank), metric}, "/")
+				}
+				// Self seconds: average, population stdev, min and max.
+				mean := (o0.self + o2.self) / 2
+				r, listed := index[id("self s")]
+				if math.Abs(o0.self-o2.self) > 0.0101 {
+					require.True(t, listed, "%s differs between the builds (%g, %g) but is not listed", id("self s"), o0.self, o2.self)
+					lo, hi := "O0", "O2"
+					if o2.self < o0.self {
+						lo, hi = hi, lo
+					}
+					assert.Equal(t, lo, r["minloc"], id("self s"))
+					assert.Equal(t, hi, r["maxloc"], id("self s"))
+				}
+				if listed {
+					assert.InDelta(t, mean, expNum(t, r["average"]), 0.0051, id("average"))
+					assert.InDelta(t, math.Abs(o0.self-o2.self)/2, expNum(t, r["stdev"]), 0.0051, id("stdev"))
+					assert.InDelta(t, min(o0.self, o2.self), expNum(t, r["min"]), 0.0051, id("min"))
+					assert.InDelta(t, max(o0.self, o2.self), expNum(t, r["max"]), 0.0051, id("max"))
+					assert.Equal(t, "2", r["n"])
+					checked++
+				}
+				// Calls: exact. Only mix's differ (absent from the -O2
+				// build, where it is inlined).
+				r, listed = index[id("calls")]
+				assert.Equal(t, o0.calls != o2.calls, listed, id("calls"))
+				if listed {
+					assert.Equal(t, float64(o0.calls+o2.calls)/2, expNum(t, r["average"]), id("calls"))
+					assert.Equal(t, float64(max(o0.calls, o2.calls)), expNum(t, r["max"]), id("calls"))
+					assert.Equal(t, "100", r["re_sdev"], "one build calls it, the other does not")
+					if fn == "mix" && mixAbsent {
+						assert.Equal(t, "1", r["absent"], id("calls"))
+						assert.Equal(t, "O2", r["absent_first"], id("calls"))
+					}
+					checked++
+				}
+			}
+		}
+		t.Logf("%d PERDAC values checked against gprof's flat profiles", checked)
+		assert.Greater(t, checked, 20)
+	})
+
+	t.Run("SCALA and range comparison", func(t *testing.T) {
+		out, stderr, code := expRun("--experiment="+fx.table, "--compare-dim=build", "--format=tsv")
+		require.Equal(t, 0, code, stderr)
+		tables := tsvTables(t, out)
+		runs := tables["combination"]
+		require.Len(t, runs, len(expBuild)*len(expSizes)*len(expProcs), "one run per build, work and process count")
+		// The time of a run is its slowest rank's total, by gprof.
+		type point struct{ p, w, t float64 }
+		points := map[string][]point{}
+		for _, r := range runs {
+			b := strings.TrimPrefix(r["combination"], "build=")
+			p, w := int(expNum(t, r["procs"])), int(expNum(t, r["work"]))
+			slowest := 0.0
+			for _, f := range fx.files[b][w][p] {
+				slowest = max(slowest, gprofTotal(t, fx.prog[b], f))
+			}
+			tm := expNum(t, r["time"])
+			assert.InDelta(t, slowest, tm, 0.0051, "%s p=%d W=%d", b, p, w)
+			points[b] = append(points[b], point{float64(p), float64(w), tm})
+		}
+		// Independent isospeed: the speed W/(p·T) of the initial run,
+		// found at p' between the two measured works whose speeds
+		// bracket it, linearly in log(W) against log(speed).
+		speed := func(pt point) float64 { return pt.w / (pt.p * pt.t) }
+		scaled := func(b string, q, s float64) (float64, bool) {
+			var at []point
+			for _, pt := range points[b] {
+				if pt.p == q {
+					at = append(at, pt)
+				}
+			}
+			slices.SortFunc(at, func(x, y point) int { return int(x.w - y.w) })
+			for i := range at {
+				if speed(at[i]) == s {
+					return at[i].w, true
+				}
+				if i > 0 {
+					s0, s1 := speed(at[i-1]), speed(at[i])
+					if (s0 < s && s < s1) || (s1 < s && s < s0) {
+						u := math.Log(s/s0) / math.Log(s1/s0)
+						return at[i-1].w * math.Pow(at[i].w/at[i-1].w, u), true
+					}
+				}
+			}
+			return 0, false
+		}
+		psi := func(b string, from point, q float64) (float64, bool) {
+			w, ok := scaled(b, q, speed(from))
+			return q * from.w / (from.p * w), ok
+		}
+		pairs := 0
+		bracketed := 0
+		for _, r := range tables["from_p"] {
+			if r["function"] != "" {
+				continue
+			}
+			b := strings.TrimPrefix(r["combination"], "build=")
+			from := point{expNum(t, r["from_p"]), expNum(t, r["from_work"]), expNum(t, r["from_time"])}
+			want, ok := psi(b, from, expNum(t, r["to_p"]))
+			name := fmt.Sprintf("%s psi(%g,%s) from W=%g", b, from.p, r["to_p"], from.w)
+			if assert.Equal(t, ok, r["psi"] != "", name) && ok {
+				assert.InDelta(t, want, expNum(t, r["psi"]), 1e-9*want, name)
+				bracketed++
+			}
+			pairs++
+		}
+		t.Logf("%d isospeed pairs, %d bracketed", pairs, bracketed)
+		assert.Equal(t, len(expBuild)*6, pairs, "every run to every larger p'")
+
+		// Range comparison from the smallest p and W.
+		cmp := tables["compared"]
+		require.NotEmpty(t, cmp)
+		initial := func(b string) point {
+			for _, pt := range points[b] {
+				if pt.p == 1 && pt.w == float64(expWork(expSizes[0])) {
+					return pt
+				}
+			}
+			t.Fatal("no initial run")
+			return point{}
+		}
+		i0, i2 := initial("O0"), initial("O2")
+		if i0.t == i2.t {
+			t.Log("equal times at the initial state: no crossing point is defined")
+			return
+		}
+		slow, fast := "O0", "O2"
+		if i2.t > i0.t {
+			slow, fast = fast, slow
+		}
+		alpha := math.Max(i0.t, i2.t) / math.Min(i0.t, i2.t)
+		for _, r := range cmp {
+			assert.Equal(t, slow, r["slower"])
+			assert.Equal(t, fast, r["faster"])
+			assert.InDelta(t, alpha, expNum(t, r["alpha"]), 1e-12)
+			q := expNum(t, r["to_p"])
+			phi, ok1 := psi(slow, initial(slow), q)
+			ps, ok2 := psi(fast, initial(fast), q)
+			assert.Equal(t, ok1, r["phi"] != "", "phi at p'=%g", q)
+			assert.Equal(t, ok2, r["psi"] != "", "psi at p'=%g", q)
+			if ok1 && ok2 {
+				assert.Equal(t, strconv.FormatBool(phi > alpha*ps), r["crossing"], "p'=%g", q)
+				assert.Equal(t, r["crossing"], r["crossing_by_time"], "Phi > alpha·Psi exactly when t(W') < T(W*), p'=%g", q)
+			}
+		}
+	})
+
+	t.Run("text report and plots", func(t *testing.T) {
+		plots := filepath.Join(fx.dir, "plots")
+		out, stderr, code := expRun("--experiment="+fx.table, "--compare-dim=build", "--predict=16", "--plots="+plots)
+		require.Equal(t, 0, code, stderr)
+		for _, want := range []string{"Isospeed scalability (SCALA) for build=O0", "psi(p, p')", "Range comparison over build", "at p=16"} {
+			assert.Contains(t, out, want)
+		}
+		equal := strings.Contains(out, "equal times, so no crossing point is defined")
+		if !equal {
+			assert.Contains(t, out, "smallest scaled crossing point: ")
+		}
+		svgs, _ := filepath.Glob(filepath.Join(plots, "*.svg"))
+		names := make([]string, len(svgs))
+		for i, f := range svgs {
+			names[i] = filepath.Base(f)
+			b, err := os.ReadFile(f)
+			require.NoError(t, err)
+			assert.Contains(t, string(b[:min(len(b), 200)]), "<svg", f)
+		}
+		assert.Contains(t, names, "speed-vs-work-build_O0.svg")
+		if !equal {
+			pair := "O2-O0"
+			if strings.Contains(out, "(O2 is faster)") {
+				pair = "O0-O2"
+			}
+			assert.Contains(t, names, "scalability-build-"+pair+".svg")
+		}
+		assert.True(t, slices.ContainsFunc(names, func(n string) bool { return strings.HasPrefix(n, "time-build_O2-01-") }), "%v", names)
+	})
+
+	t.Run("runs quick form", func(t *testing.T) {
+		files := fx.files["O0"][expWork(expSizes[1])][4]
+		out, stderr, code := expRun(append([]string{"-b", "--runs", fx.prog["O0"]}, files...)...)
+		require.Equal(t, 0, code, stderr)
+		assert.True(t, strings.HasPrefix(out, "Statistics over run (PERDAC)\n\n"), out)
+	})
+}
+
+// TestExperimentErrors checks that bad experiments end with a clear error,
+// a non-zero exit and nothing written.
+func TestExperimentErrors(t *testing.T) {
+	prog, gmon1, gmon2 := "testdata/progs/recursion/prog", "testdata/progs/recursion/gmon.out", "testdata/progs/recursion/gmon2.out"
+	if _, err := os.Stat(prog); err != nil {
+		t.Skip("test programs not built")
+	}
+	abs := func(p string) string {
+		a, err := filepath.Abs(p)
+		require.NoError(t, err)
+		return a
+	}
+	dir := t.TempDir()
+	made := 0
+	table := func(text string) string {
+		made++
+		path := filepath.Join(dir, strconv.Itoa(made), "exp.csv")
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o777))
+		require.NoError(t, os.WriteFile(path, []byte(text), 0o666))
+		return path
+	}
+	plots := filepath.Join(dir, "plots")
+	good := fmt.Sprintf("gmon,binary,run\n%s,%s,a\n%s,%s,b\n", abs(gmon1), abs(prog), abs(gmon2), abs(prog))
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"missing gmon", []string{"--experiment=" + table("gmon,binary,run\nnope,"+abs(prog)+",a\n")}, "exp.csv:2: column 1 (gmon): profile " + dir + "/1/nope: no such file or directory"},
+		{"no executable", []string{"--experiment=" + table("gmon,run\n"+abs(gmon1)+",a\n")}, "exp.csv:2: executable a.out: no such file or directory"},
+		{"duplicate rows", []string{"--experiment=" + table(fmt.Sprintf("gmon,binary,run\n%s,%s,a\n%s,%s,a\n", abs(gmon1), abs(prog), abs(gmon2), abs(prog)))},
+			"exp.csv:3: the same dimension values (run=a) as line 2"},
+		{"mismatched binary", []string{"--experiment=" + table(fmt.Sprintf("gmon,binary,run\n%s,%s,a\n%s,%s,b\n", abs(gmon1), abs(prog), abs("testdata/progs/cxx/gmon.out"), abs(prog))), "--plots=" + plots},
+			"exp.csv:3: column 2 (binary): "},
+		{"unknown dimension", []string{"--experiment=" + table(good), "--over=library"}, `no dimension "library"`},
+		{"bad threshold", []string{"--experiment=" + table(good), "--threshold=ten"}, "--threshold takes a percentage"},
+		{"bad time-of-run", []string{"--experiment=" + table(good), "--time-of-run=min"}, "--time-of-run takes max, sum or mean"},
+		{"bad format", []string{"--runs", prog, gmon1, gmon2, "--format=xml"}, "--format takes text, tsv or json"},
+		{"no experiment", []string{"--over=run", prog, gmon1}, "--over needs --experiment=FILE or --runs"},
+		{"both", []string{"--runs", "--experiment=" + table(good), prog, gmon1}, "choose one"},
+		{"gmon operands", []string{"--experiment=" + table(good), prog, gmon1}, "the profiles come from the table"},
+		{"runs with one file", []string{"--runs", prog, gmon1}, "at least two profiles"},
+		{"runs with a missing file", []string{"--runs", prog, gmon1, "nope"}, "profile nope: no such file or directory"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out, stderr, code := expRun(tc.args...)
+			assert.Equal(t, 1, code)
+			assert.Empty(t, out, "nothing is written on error")
+			assert.Contains(t, stderr, tc.want)
+			assert.NotContains(t, stderr, "panic")
+			_, err := os.Stat(plots)
+			assert.True(t, os.IsNotExist(err), "no plot directory on error")
+		})
+	}
+}
+
+// The benchmark experiment: 200 runs of 8 ranks each of one synthetic
+// 5,000-function executable (1,600 profiles).
+const (
+	benchExpRuns  = 200
+	benchExpRanks = 8
+	benchExpFuncs = 5000
+	benchExpArcs  = 20000
+)
+
+// benchExperiment makes, once (cached in progen.DefaultBenchDir()), the
+// benchmark's profiles: noisy copies of one synthetic base profile where a
+// few functions also vary with the run and a few with the rank. It returns
+// the executable and the experiment table of the first runs runs
+// (dimensions run and, from the file names, rank).
+func benchExperiment(b *testing.B, runs int) (binary, table string, files []string) {
+	b.Helper()
+	if _, err := exec.LookPath("gcc"); err != nil {
+		b.Skip("gcc not on PATH")
+	}
+	base, err := progen.SyntheticProfile(11, benchExpFuncs, benchExpArcs).Build(b.Context(), progen.DefaultBenchDir())
+	require.NoError(b, err)
+	dir := filepath.Join(progen.DefaultBenchDir(), fmt.Sprintf("experiment-v1-f%d-a%d-r%dx%d", benchExpFuncs, benchExpArcs, benchExpRuns, benchExpRanks))
+	if _, err := os.Stat(filepath.Join(dir, "complete")); err != nil {
+		require.NoError(b, writeBenchProfiles(base.Binary, base.Gmon, dir))
+	}
+	var t strings.Builder
+	t.WriteString("gmon\trun\n")
+	for r := range runs {
+		fmt.Fprintf(&t, "run%03d/gmon.rank*.out\t%d\n", r, r)
+		for k := range benchExpRanks {
+			files = append(files, filepath.Join(dir, fmt.Sprintf("run%03d/gmon.rank%d.out", r, k)))
+		}
+	}
+	table = filepath.Join(dir, fmt.Sprintf("runs-%d.tsv", runs))
+	require.NoError(b, gmon.WriteFileAtomic(table, func(w io.Writer) error { _, err := io.WriteString(w, t.String()); return err }))
+	return base.Binary, table, files
+}
+
+// writeBenchProfiles writes the benchmark's profiles into a new folder and
+// moves it into place when complete.
+func writeBenchProfiles(binary, baseGmon, dir string) error {
+	tab, err := symtab.Load(binary, symtab.Options{})
+	if err != nil {
+		return err
+	}
+	defer tab.Close()
+	f, err := gmon.ReadFile(baseGmon, tab.Target, gmon.FormatAuto)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), filepath.Base(dir)+".tmp-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	rng := rand.New(rand.NewPCG(3, 5))
+	// 2 % of the functions run longer in every fifth run, 2 % on rank 0.
+	kind := make([]int, len(tab.Syms))
+	for i := range kind {
+		switch x := rng.Float64(); {
+		case x < 0.02:
+			kind[i] = 1
+		case x < 0.04:
+			kind[i] = 2
+		}
+	}
+	factor := func(pc uint64, run, rank int) float64 {
+		i := tab.Lookup(pc)
+		switch {
+		case i < 0:
+		case kind[i] == 1 && run%5 == 0, kind[i] == 2 && rank == 0:
+			return 3
+		}
+		return 1
+	}
+	for run := range benchExpRuns {
+		if err := os.Mkdir(filepath.Join(tmp, fmt.Sprintf("run%03d", run)), 0o777); err != nil {
+			return err
+		}
+		for rank := range benchExpRanks {
+			out := &gmon.File{Version: f.Version}
+			for _, h := range f.Hists {
+				nh := h
+				nh.Bins = make([]uint16, len(h.Bins))
+				width := float64(h.HighPC-h.LowPC) / float64(max(len(h.Bins), 1))
+				for k, v := range h.Bins {
+					if v != 0 {
+						x := float64(v) * factor(h.LowPC+uint64(width*float64(k)), run, rank) * (0.8 + 0.4*rng.Float64())
+						nh.Bins[k] = uint16(min(math.Round(x), math.MaxUint16))
+					}
+				}
+				out.Hists = append(out.Hists, nh)
+			}
+			for _, a := range f.Arcs {
+				a.Count = uint64(math.Round(float64(a.Count) * factor(a.SelfPC, run, rank)))
+				out.Arcs = append(out.Arcs, a)
+			}
+			data, err := gmon.Marshal(out, tab.Target)
+			if err != nil {
+				return err
+			}
+			name := filepath.Join(tmp, fmt.Sprintf("run%03d/gmon.rank%d.out", run, rank))
+			if err := os.WriteFile(name, data, 0o666); err != nil {
+				return err
+			}
+		}
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "complete"), nil, 0o666); err != nil {
+		return err
+	}
+	_ = os.RemoveAll(dir) // an incomplete leftover
+	return os.Rename(tmp, dir)
+}
+
+// measureCommand runs a command and returns its wall time, its processor time
+// (user and system) and its peak resident set.
+func measureCommand(b *testing.B, dir string, name string, args ...string) (wall, cpu time.Duration, peakMB float64) {
+	b.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = io.Discard, &stderr
+	start := time.Now()
+	require.NoError(b, cmd.Run(), "%s: %s", name, stderr.String())
+	wall = time.Since(start)
+	cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		peakMB = float64(ru.Maxrss) / 1024 // kilobytes on Linux
+	}
+	return wall, cpu, peakMB
+}
+
+// BenchmarkExperimentOverRun measures egprof --over=run on 50 and 200 runs
+// of 8 ranks of a 5,000-function executable (400 and 1,600 profiles) as a
+// separate process: wall time (ns/op), processor time (egprof-cpu-s) and
+// peak resident memory (egprof-MB), next to GNU gprof -s summing the same
+// files (gprof-s, gprof-cpu-s, gprof-MB). The statistics' memory does not
+// grow with the runs.
+func BenchmarkExperimentOverRun(b *testing.B) {
+	if _, err := exec.LookPath("gprof"); err != nil {
+		b.Skip("GNU gprof not installed")
+	}
+	exe := filepath.Join(b.TempDir(), "egprof")
+	out, err := exec.Command("go", "build", "-o", exe, ".").CombinedOutput()
+	require.NoError(b, err, "%s", out)
+	for _, runs := range []int{50, benchExpRuns} {
+		b.Run(fmt.Sprintf("runs=%d", runs), func(b *testing.B) {
+			binary, table, files := benchExperiment(b, runs)
+			work := b.TempDir()
+			var peak float64
+			var cpu time.Duration
+			for b.Loop() {
+				_, c, mb := measureCommand(b, work, exe, "-b", "--experiment="+table, "--over=run", binary)
+				peak, cpu = max(peak, mb), cpu+c
+			}
+			b.ReportMetric(cpu.Seconds()/float64(b.N), "egprof-cpu-s")
+			b.ReportMetric(peak, "egprof-MB")
+			gw, gc, gmb := measureCommand(b, work, "gprof", append([]string{"-s", binary}, files...)...)
+			b.ReportMetric(gw.Seconds(), "gprof-s")
+			b.ReportMetric(gc.Seconds(), "gprof-cpu-s")
+			b.ReportMetric(gmb, "gprof-MB")
+		})
+	}
+}

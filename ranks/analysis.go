@@ -1,0 +1,538 @@
+package ranks
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// AnalyzeOptions control Analyze.
+type AnalyzeOptions struct {
+	// Top is the number of regions in the ID_ij matrix, the per-rank
+	// series and the plots (DefaultTop when 0).
+	Top int
+	// Name turns a region's raw name into the one shown (demangling); nil
+	// shows raw names.
+	Name func(string) string
+}
+
+// DefaultTop is the default number of regions shown in detail.
+const DefaultTop = 20
+
+// clusterDims is the number of regions (the most imbalanced by SID_C)
+// describing each rank for clustering.
+const clusterDims = 16
+
+// Report is the rank analysis of a summary, ready to print.
+type Report struct {
+	Exe          string  `json:"executable"`
+	P            int     `json:"ranks"`
+	RankList     string  `json:"rank_list"`
+	HZ           uint32  `json:"hz"`
+	TotalSeconds float64 `json:"total_seconds"`
+	// DominantActivity and DominantRegion name the heaviest activity and
+	// region ("" when there is no time at all).
+	DominantActivity string `json:"dominant_activity"`
+	DominantRegion   string `json:"dominant_region"`
+
+	Activities []ActivityRow `json:"activities"`
+	Regions    []RegionRow   `json:"regions"`
+	Matrix     Matrix        `json:"matrix"`
+
+	RankClusters     []RankCluster   `json:"rank_clusters"`
+	RankSilhouette   float64         `json:"rank_silhouette"`
+	ClusterRegions   []string        `json:"rank_cluster_regions"`
+	RegionClusters   []RegionCluster `json:"region_clusters"`
+	RegionSilhouette float64         `json:"region_silhouette"`
+
+	// Series holds per-rank times of the top regions, for plots.
+	Series Series `json:"-"`
+	// Truncated counts ranks whose time in one of the regions of Series
+	// is not known exactly (the rank kept only its TopK heaviest
+	// regions); those times count as zero.
+	Truncated int `json:"truncated_ranks"`
+	TopK      int `json:"regions_kept_per_rank"`
+}
+
+// ActivityRow is one activity: the paper's Table 9 with the time.
+type ActivityRow struct {
+	Name     string  `json:"name"`
+	Seconds  float64 `json:"seconds"`
+	Share    float64 `json:"share"`
+	ID       Metric  `json:"id_a"`
+	SID      Metric  `json:"sid_a"`
+	Regions  int     `json:"regions"`
+	Heaviest string  `json:"heaviest_region"`
+}
+
+// RegionRow is one code region: the paper's Table 8 and the spread of the
+// ranks' times.
+type RegionRow struct {
+	Name     string  `json:"name"`
+	Activity string  `json:"activity"` // the activity with most of its time
+	Seconds  float64 `json:"seconds"`
+	Share    float64 `json:"share"`
+	ID       Metric  `json:"id_c"`
+	SID      Metric  `json:"sid_c"`
+
+	Mean float64 `json:"mean"`
+	// Median is the middle rank's time (the lower of the two middle ones
+	// for an even number of ranks), from the region's histogram of whole
+	// samples: to the sample below 256 samples, else within 0.4 %.
+	Median      float64 `json:"median"`
+	Min         float64 `json:"min"`
+	MinRank     int     `json:"min_rank"`
+	Max         float64 `json:"max"`
+	MaxRank     int     `json:"max_rank"`
+	ZeroRanks   int     `json:"zero_ranks"`
+	Stdev       float64 `json:"stdev"`
+	CV          Metric  `json:"cv"`
+	MaxOverMean Metric  `json:"max_over_mean"`
+	// Low and High are the shares of ranks whose time lies in the lowest
+	// and highest 15 % of the range [min, max] (the paper's Fig. 2);
+	// undefined when every rank has the same time. Exact tells whether
+	// they were counted from exact sample counts.
+	Low   Metric `json:"low15"`
+	High  Metric `json:"high15"`
+	Exact bool   `json:"low_high_exact"`
+
+	Calls     uint64  `json:"calls"`
+	CallsMean float64 `json:"calls_mean"`
+	CallsID   Metric  `json:"id_calls"`
+}
+
+// Matrix is the ID_ij matrix of the top regions (rows, by SID_C) and the
+// activities with time (columns): the paper's Table 7, with t_ij.
+type Matrix struct {
+	Regions    []string    `json:"regions"`
+	Activities []string    `json:"activities"`
+	ID         [][]Metric  `json:"id"`
+	Seconds    [][]float64 `json:"seconds"`
+}
+
+// RankCluster is a group of ranks with similar times in the most
+// imbalanced regions.
+type RankCluster struct {
+	Ranks   string `json:"ranks"` // as ranges, "0-15,32"
+	Size    int    `json:"size"`
+	Members []int  `json:"-"`
+	// Separating are the regions whose mean time in the group differs
+	// from the other ranks' by 5 % or more, the largest difference in
+	// seconds first (at most 3).
+	Separating []Separation `json:"separating"`
+}
+
+// Separation is how much more (or less) time a group of ranks spends in a
+// region than the other ranks, per rank: relative to the region's mean
+// per rank, and in seconds.
+type Separation struct {
+	Region     string  `json:"region"`
+	Difference float64 `json:"difference"`
+	Seconds    float64 `json:"seconds"`
+}
+
+// RegionCluster is a group of code regions with similar activity times
+// (the paper clusters regions described by their t_ij).
+type RegionCluster struct {
+	Size    int       `json:"size"`
+	Seconds float64   `json:"seconds"`
+	Share   float64   `json:"share"`
+	Mix     []float64 `json:"activity_mix"` // share of each Matrix activity in the group's time
+	Members []string  `json:"members"`      // heaviest first, at most 5
+	More    int       `json:"more"`         // members not listed
+}
+
+// Series are the per-rank times of the top regions.
+type Series struct {
+	Regions []string    // by SID_C, most imbalanced first
+	Ranks   []int       // rank numbers, ascending
+	Seconds [][]float64 // [region][rank]
+	Mean    []float64   // per region, over all ranks
+}
+
+// Analyze computes the report of a summary.
+func Analyze(s *Summary, opt AnalyzeOptions) *Report {
+	top := opt.Top
+	if top <= 0 {
+		top = DefaultTop
+	}
+	name := opt.Name
+	if name == nil {
+		name = func(n string) string { return n }
+	}
+	P := s.P()
+	nr, na := len(s.Regions), len(s.Activities)
+	rep := &Report{Exe: s.Exe, P: P, HZ: s.HZ, TopK: s.TopK}
+	ranks := make([]int, P)
+	for i, r := range s.Ranks {
+		ranks[i] = r.Rank
+	}
+	rep.RankList = FormatRanks(ranks)
+
+	// The paper's indices from t_ij and ID_ij.
+	t, id := s.cellMatrix()
+	x := ComputeIndices(t, id)
+	rep.TotalSeconds = x.Total
+	if x.DominantActivity >= 0 {
+		rep.DominantActivity = s.Activities[x.DominantActivity]
+	}
+	if x.DominantRegion >= 0 {
+		rep.DominantRegion = name(s.Regions[x.DominantRegion])
+	}
+
+	// Activities, by SID_A.
+	for _, j := range RankDescending(x.SIDA) {
+		row := ActivityRow{Name: s.Activities[j], Seconds: x.ActivityTime[j], ID: x.IDA[j], SID: x.SIDA[j]}
+		if x.Total > 0 {
+			row.Share = x.ActivityTime[j] / x.Total
+		}
+		heavy := -1
+		for i := range nr {
+			if t[i][j] > 0 {
+				row.Regions++
+				if heavy < 0 || t[i][j] > t[heavy][j] {
+					heavy = i
+				}
+			}
+		}
+		if heavy >= 0 {
+			row.Heaviest = name(s.Regions[heavy])
+		}
+		if row.Seconds > 0 || row.ID.Defined {
+			rep.Activities = append(rep.Activities, row)
+		}
+	}
+
+	// Regions, by SID_C; regions never sampled nor called are left out.
+	order := RankDescending(x.SIDC)
+	for _, i := range order {
+		rt, rc := &s.RegionTime[i], &s.RegionCalls[i]
+		if rt.Sum() == 0 && rc.Sum() == 0 {
+			continue
+		}
+		rep.Regions = append(rep.Regions, s.regionRow(i, x, t, name))
+	}
+	// Regions with calls but no time come last, most called first.
+	slices.SortStableFunc(rep.Regions, func(a, b RegionRow) int {
+		if a.SID.Defined != b.SID.Defined {
+			if a.SID.Defined {
+				return -1
+			}
+			return 1
+		}
+		if !a.SID.Defined {
+			return cmp.Compare(b.Calls, a.Calls)
+		}
+		return 0
+	})
+
+	// The top regions: matrix, series, clusters.
+	topIdx := topRegions(x, max(top, clusterDims))
+	var activeActs []int
+	for j := range na {
+		if x.ActivityTime[j] > 0 {
+			activeActs = append(activeActs, j)
+		}
+	}
+	m := Matrix{}
+	for _, j := range activeActs {
+		m.Activities = append(m.Activities, s.Activities[j])
+	}
+	for _, i := range topIdx[:min(top, len(topIdx))] {
+		m.Regions = append(m.Regions, name(s.Regions[i]))
+		ids := make([]Metric, len(activeActs))
+		secs := make([]float64, len(activeActs))
+		for k, j := range activeActs {
+			secs[k] = t[i][j]
+			if t[i][j] > 0 {
+				ids[k] = id[i][j]
+			}
+		}
+		m.ID = append(m.ID, ids)
+		m.Seconds = append(m.Seconds, secs)
+	}
+	rep.Matrix = m
+
+	rep.Series = s.series(topIdx[:min(top, len(topIdx))], name)
+	rep.Truncated = s.unknownRanks(topIdx)
+	rep.clusterRanks(s, topIdx[:min(clusterDims, len(topIdx))], name)
+	rep.clusterRegions(s, t, activeActs, x, name)
+	return rep
+}
+
+// cellMatrix returns t_ij in seconds and ID_ij, region by activity.
+func (s *Summary) cellMatrix() ([][]float64, [][]Metric) {
+	nr, na := len(s.Regions), len(s.Activities)
+	t := make([][]float64, nr)
+	id := make([][]Metric, nr)
+	for i := range t {
+		t[i] = make([]float64, na)
+		id[i] = make([]Metric, na)
+	}
+	for c, cell := range s.Cells {
+		a := &s.CellTime[c]
+		t[cell.Region][cell.Activity] = s.Seconds(a.Sum())
+		if v, ok := a.Dispersion(); ok {
+			id[cell.Region][cell.Activity] = defined(v)
+		}
+	}
+	return t, id
+}
+
+// topRegions returns at most n regions with time, by SID_C.
+func topRegions(x Indices, n int) []int {
+	var out []int
+	for _, i := range RankDescending(x.SIDC) {
+		if x.RegionTime[i] > 0 && len(out) < n {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// AnalysisRegions returns the regions that Analyze with this top shows
+// rank by rank (in the per-rank series, the plots and the clustering of
+// ranks): those with time, most costly imbalance (SID_C) first.
+func AnalysisRegions(s *Summary, top int) []int {
+	if top <= 0 {
+		top = DefaultTop
+	}
+	t, id := s.cellMatrix()
+	return topRegions(ComputeIndices(t, id), max(top, clusterDims))
+}
+
+// regionRow computes one region's row.
+func (s *Summary) regionRow(i int, x Indices, t [][]float64, name func(string) string) RegionRow {
+	P := s.P()
+	rt, rc := &s.RegionTime[i], &s.RegionCalls[i]
+	sec := func(v float64) float64 { return s.Seconds(v) }
+	row := RegionRow{
+		Name:      name(s.Regions[i]),
+		Seconds:   x.RegionTime[i],
+		ID:        x.IDC[i],
+		SID:       x.SIDC[i],
+		Mean:      sec(rt.Mean()),
+		Median:    sec(min(max(FixedOne*s.RegionSketch[i].Quantiles(rt.N-rt.NonZero, 0.5)[0], float64(rt.Min)), float64(rt.Max))),
+		Min:       sec(float64(rt.Min)),
+		MinRank:   rt.MinRank,
+		Max:       sec(float64(rt.Max)),
+		MaxRank:   rt.MaxRank,
+		ZeroRanks: int(rt.N - rt.NonZero),
+		Stdev:     sec(rt.Stdev()),
+		Calls:     uint64(rc.Sum()),
+		CallsMean: rc.Mean(),
+	}
+	if x.Total > 0 {
+		row.Share = x.RegionTime[i] / x.Total
+	}
+	best := -1
+	for j := range t[i] {
+		if t[i][j] > 0 && (best < 0 || t[i][j] > t[i][best]) {
+			best = j
+		}
+	}
+	if best >= 0 {
+		row.Activity = s.Activities[best]
+	}
+	row.CV = ratio(row.Stdev, row.Mean)
+	row.MaxOverMean = ratio(row.Max, row.Mean)
+	if v, ok := rc.Dispersion(); ok {
+		row.CallsID = defined(v)
+	}
+	// Fig. 2: ranks in the lowest and highest 15 % of the range, counted
+	// in whole samples.
+	lo, hi := float64(sketchValue(rt.Min)), float64(sketchValue(rt.Max))
+	sk := &s.RegionSketch[i]
+	row.Exact = sk.Exact()
+	if hi > lo && P > 0 {
+		span := hi - lo
+		low := sk.CountIn(0, lo+0.15*span)
+		if rt.Min == 0 {
+			low += rt.N - rt.NonZero
+		}
+		high := sk.CountIn(hi-0.15*span, math.Inf(1))
+		row.Low = defined(float64(low) / float64(P))
+		row.High = defined(float64(high) / float64(P))
+	}
+	return row
+}
+
+// unknownRanks counts the ranks whose time in one of the regions idx is
+// not known.
+func (s *Summary) unknownRanks(idx []int) int {
+	n := 0
+	for p := range s.Ranks {
+		for _, i := range idx {
+			if _, known := s.Ranks[p].Lookup(i); !known {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// series returns the per-rank times of the regions idx.
+func (s *Summary) series(idx []int, name func(string) string) Series {
+	P := s.P()
+	sr := Series{Ranks: make([]int, P)}
+	for p, r := range s.Ranks {
+		sr.Ranks[p] = r.Rank
+	}
+	for _, i := range idx {
+		sr.Regions = append(sr.Regions, name(s.Regions[i]))
+		row := make([]float64, P)
+		for p := range s.Ranks {
+			row[p] = s.Seconds(float64(s.Ranks[p].Value(i)))
+		}
+		sr.Seconds = append(sr.Seconds, row)
+		sr.Mean = append(sr.Mean, s.Seconds(s.RegionTime[i].Mean()))
+	}
+	return sr
+}
+
+// clusterRanks groups the ranks by their times in the regions idx: each
+// rank is described by how far its time in each region lies from the
+// region's mean, in seconds, so that a region weighs by the time its
+// imbalance costs. What sets a group apart is reported relative to each
+// region's mean.
+func (rep *Report) clusterRanks(s *Summary, idx []int, name func(string) string) {
+	P := s.P()
+	var dims []int
+	var means []float64
+	for _, i := range idx {
+		if m := s.RegionTime[i].Mean(); m > 0 {
+			dims = append(dims, i)
+			means = append(means, m)
+		}
+	}
+	for _, i := range dims {
+		rep.ClusterRegions = append(rep.ClusterRegions, name(s.Regions[i]))
+	}
+	x := make([][]float64, P)   // relative to the mean, for the report
+	dev := make([][]float64, P) // in samples, for the clustering
+	for p := range s.Ranks {
+		x[p] = make([]float64, len(dims))
+		dev[p] = make([]float64, len(dims))
+		for d, i := range dims {
+			v := float64(s.Ranks[p].Value(i))
+			x[p][d] = v/means[d] - 1
+			dev[p][d] = (v - means[d]) / FixedOne
+		}
+	}
+	cl := Cluster(dev)
+	if len(dims) == 0 {
+		cl = Clustering{K: min(1, P), Assign: make([]int, P)}
+	}
+	rep.RankSilhouette = cl.Silhouette
+	for _, members := range groupMembers(cl) {
+		rc := RankCluster{Size: len(members)}
+		in := make([]bool, P)
+		for _, p := range members {
+			rc.Members = append(rc.Members, s.Ranks[p].Rank)
+			in[p] = true
+		}
+		rc.Ranks = FormatRanks(rc.Members)
+		if cl.K > 1 {
+			var seps []Separation
+			for d := range dims {
+				var a, b float64
+				var na, nb int
+				for p := range x {
+					if in[p] {
+						a += x[p][d]
+						na++
+					} else {
+						b += x[p][d]
+						nb++
+					}
+				}
+				diff := a/float64(na) - b/float64(max(nb, 1))
+				if math.Abs(diff) >= 0.05 {
+					seps = append(seps, Separation{Region: name(s.Regions[dims[d]]), Difference: diff,
+						Seconds: s.Seconds(diff * means[d])})
+				}
+			}
+			// The regions where the difference costs most time first.
+			slices.SortStableFunc(seps, func(a, b Separation) int {
+				return cmp.Compare(math.Abs(b.Seconds), math.Abs(a.Seconds))
+			})
+			rc.Separating = seps[:min(3, len(seps))]
+		}
+		rep.RankClusters = append(rep.RankClusters, rc)
+	}
+}
+
+// clusterRegions groups the regions with time by their t_ij over the
+// activities with time, each activity standardised (z-scores).
+func (rep *Report) clusterRegions(s *Summary, t [][]float64, acts []int, x Indices, name func(string) string) {
+	var pts []int
+	for i := range t {
+		if x.RegionTime[i] > 0 {
+			pts = append(pts, i)
+		}
+	}
+	if len(pts) == 0 {
+		return
+	}
+	v := make([][]float64, len(pts))
+	for k, i := range pts {
+		v[k] = make([]float64, len(acts))
+		for d, j := range acts {
+			v[k][d] = t[i][j]
+		}
+	}
+	cl := Cluster(Standardize(v))
+	rep.RegionSilhouette = cl.Silhouette
+	for _, members := range groupMembers(cl) {
+		rc := RegionCluster{Size: len(members), Mix: make([]float64, len(acts))}
+		slices.SortStableFunc(members, func(a, b int) int {
+			return cmp.Compare(x.RegionTime[pts[b]], x.RegionTime[pts[a]])
+		})
+		for _, k := range members {
+			i := pts[k]
+			rc.Seconds += x.RegionTime[i]
+			for d, j := range acts {
+				rc.Mix[d] += t[i][j]
+			}
+		}
+		for d := range rc.Mix {
+			if rc.Seconds > 0 {
+				rc.Mix[d] /= rc.Seconds
+			}
+		}
+		if x.Total > 0 {
+			rc.Share = rc.Seconds / x.Total
+		}
+		for _, k := range members[:min(5, len(members))] {
+			rc.Members = append(rc.Members, name(s.Regions[pts[k]]))
+		}
+		rc.More = len(members) - len(rc.Members)
+		rep.RegionClusters = append(rep.RegionClusters, rc)
+	}
+	// Heaviest group first.
+	slices.SortStableFunc(rep.RegionClusters, func(a, b RegionCluster) int { return cmp.Compare(b.Seconds, a.Seconds) })
+}
+
+// FormatRanks writes ascending rank numbers as ranges: "0-15,32".
+func FormatRanks(r []int) string {
+	var b strings.Builder
+	for i := 0; i < len(r); {
+		j := i
+		for j+1 < len(r) && r[j+1] == r[j]+1 {
+			j++
+		}
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(r[i]))
+		if j > i {
+			b.WriteByte('-')
+			b.WriteString(strconv.Itoa(r[j]))
+		}
+		i = j + 1
+	}
+	return b.String()
+}

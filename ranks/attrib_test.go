@@ -1,0 +1,91 @@
+package ranks
+
+import (
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/egprof/egprof/callgraph"
+	"github.com/egprof/egprof/gmon"
+	"github.com/egprof/egprof/symtab"
+)
+
+// testProfiles lists the checked-in test programs and their profiles.
+func testProfiles(t *testing.T) [][2]string {
+	t.Helper()
+	var out [][2]string
+	dirs, err := filepath.Glob("../testdata/progs/*")
+	require.NoError(t, err)
+	dirs = append(dirs, "../testdata/demo")
+	for _, d := range dirs {
+		for _, g := range []string{"gmon.out", "gmon2.out"} {
+			if _, err := os.Stat(filepath.Join(d, g)); err == nil {
+				out = append(out, [2]string{filepath.Join(d, "prog"), filepath.Join(d, g)})
+			}
+		}
+	}
+	require.NotEmpty(t, out)
+	return out
+}
+
+// The attributor must give, file by file, the self samples and the calls
+// (a function's calls to itself included) of callgraph.Build, the model
+// behind gprof's flat profile.
+func TestAttributorMatchesCallGraph(t *testing.T) {
+	for _, pg := range testProfiles(t) {
+		t.Run(pg[1], func(t *testing.T) {
+			tab, err := symtab.Load(pg[0], symtab.Options{})
+			require.NoError(t, err)
+			defer tab.Close()
+			data, err := os.ReadFile(pg[1])
+			require.NoError(t, err)
+			p := gmon.NewProfile(tab.Target, gmon.FormatAuto)
+			_, err = p.AddData(data, pg[1])
+			require.NoError(t, err)
+			g := callgraph.Build(tab, p, callgraph.Options{})
+
+			f, err := gmon.Read(data, pg[1], tab.Target, gmon.FormatAuto)
+			require.NoError(t, err)
+			a := newAttributor(tab)
+			ticks := make([]float64, len(tab.Syms))
+			calls := make([]uint64, len(tab.Syms))
+			a.samples(f, ticks)
+			a.calls(f, calls)
+			assert.Equal(t, p.Rate, a.rate(f))
+			for i := range tab.Syms {
+				e := &g.Entries[i]
+				assert.InDelta(t, e.Ticks, ticks[i], 1e-9*math.Max(1, e.Ticks), "ticks of %s", tab.Syms[i].Name)
+				assert.Equal(t, e.NCalls+e.SelfCalls, calls[i], "calls of %s", tab.Syms[i].Name)
+			}
+		})
+	}
+}
+
+// symIndex answers as symtab.Table.Lookup for every symbol boundary and
+// for random addresses.
+func TestSymIndexMatchesLookup(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, pg := range testProfiles(t) {
+		tab, err := symtab.Load(pg[0], symtab.Options{})
+		require.NoError(t, err)
+		x := newSymIndex(tab)
+		var addrs []uint64
+		for _, s := range tab.Syms {
+			addrs = append(addrs, s.Addr-1, s.Addr, s.Addr+1, s.End-1, s.End, s.End+1)
+		}
+		lo, hi := tab.Syms[0].Addr, tab.Syms[len(tab.Syms)-1].End
+		for range 2000 {
+			addrs = append(addrs, lo-64+r.Uint64N(hi-lo+128))
+		}
+		addrs = append(addrs, 0, math.MaxUint64)
+		for _, a := range addrs {
+			require.Equal(t, tab.Lookup(a), x.lookup(a), "%s: address %#x", pg[0], a)
+		}
+		tab.Close()
+	}
+}

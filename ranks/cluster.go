@@ -1,0 +1,287 @@
+package ranks
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// Clustering is a partition of points into groups with similar vectors.
+type Clustering struct {
+	K int
+	// Assign gives each point's group, 0..K-1, groups numbered in the
+	// order of their first point.
+	Assign []int
+	// Centroids are the groups' mean vectors.
+	Centroids [][]float64
+	// Silhouette is the mean silhouette width of the partition chosen
+	// (0 for a single group).
+	Silhouette float64
+}
+
+// Clustering parameters: the partition with the widest mean silhouette is
+// kept if that width reaches minSilhouette (below it, Kaufman and
+// Rousseeuw find no substantial structure), else everything is one group. Silhouettes are
+// computed on at most silhouetteSample evenly spaced points.
+const (
+	maxClusters      = 8
+	minSilhouette    = 0.25
+	silhouetteSample = 1000
+	maxIterations    = 100
+)
+
+// Cluster partitions the points with k-means for k = 2..8 (and below the
+// number of points), keeping the k whose partition has the widest mean
+// silhouette, or a single group when no partition shows a substantial
+// structure. It is deterministic: the starting centres are chosen by
+// farthest-point traversal from the point farthest from the mean.
+func Cluster(x [][]float64) Clustering {
+	n := len(x)
+	single := Clustering{K: 1, Assign: make([]int, n)}
+	if n > 0 {
+		single.Centroids = [][]float64{mean(x, nil)}
+	}
+	best := single
+	bestScore := math.Inf(-1)
+	for k := 2; k <= min(maxClusters, n-1); k++ {
+		assign, cent, ok := kmeans(x, k)
+		if !ok {
+			break // fewer distinct points than k
+		}
+		s := silhouette(x, assign, k)
+		if s > bestScore+1e-12 {
+			bestScore = s
+			best = Clustering{K: k, Assign: assign, Centroids: cent, Silhouette: s}
+		}
+	}
+	if bestScore < minSilhouette {
+		return single
+	}
+	return renumber(best)
+}
+
+// renumber numbers the groups in the order of their first point.
+func renumber(c Clustering) Clustering {
+	newID := make([]int, c.K)
+	for i := range newID {
+		newID[i] = -1
+	}
+	next := 0
+	for _, a := range c.Assign {
+		if newID[a] < 0 {
+			newID[a] = next
+			next++
+		}
+	}
+	cent := make([][]float64, c.K)
+	for old, nw := range newID {
+		if nw >= 0 {
+			cent[nw] = c.Centroids[old]
+		}
+	}
+	for i, a := range c.Assign {
+		c.Assign[i] = newID[a]
+	}
+	c.Centroids = cent[:next]
+	c.K = next
+	return c
+}
+
+// dist2 returns the squared Euclidean distance.
+func dist2(a, b []float64) float64 {
+	var s float64
+	for i := range a {
+		d := a[i] - b[i]
+		s += d * d
+	}
+	return s
+}
+
+// mean returns the mean of the points selected by keep (all when nil).
+func mean(x [][]float64, keep func(int) bool) []float64 {
+	if len(x) == 0 {
+		return nil
+	}
+	m := make([]float64, len(x[0]))
+	n := 0
+	for i, p := range x {
+		if keep != nil && !keep(i) {
+			continue
+		}
+		n++
+		for j, v := range p {
+			m[j] += v
+		}
+	}
+	if n > 0 {
+		for j := range m {
+			m[j] /= float64(n)
+		}
+	}
+	return m
+}
+
+// kmeans runs Lloyd's algorithm from farthest-point starting centres. ok
+// is false when there are fewer than k distinct points.
+func kmeans(x [][]float64, k int) (assign []int, cent [][]float64, ok bool) {
+	n := len(x)
+	mu := mean(x, nil)
+	first, far := 0, -1.0
+	for i, p := range x {
+		if d := dist2(p, mu); d > far {
+			first, far = i, d
+		}
+	}
+	cent = [][]float64{slices.Clone(x[first])}
+	minD := make([]float64, n)
+	for i, p := range x {
+		minD[i] = dist2(p, cent[0])
+	}
+	for len(cent) < k {
+		pick, d := -1, 0.0
+		for i, v := range minD {
+			if v > d {
+				pick, d = i, v
+			}
+		}
+		if pick < 0 {
+			return nil, nil, false
+		}
+		cent = append(cent, slices.Clone(x[pick]))
+		for i, p := range x {
+			minD[i] = min(minD[i], dist2(p, x[pick]))
+		}
+	}
+	assign = make([]int, n)
+	for i := range assign {
+		assign[i] = -1
+	}
+	for range maxIterations {
+		changed := false
+		for i, p := range x {
+			best, bd := 0, math.Inf(1)
+			for c, q := range cent {
+				if d := dist2(p, q); d < bd {
+					best, bd = c, d
+				}
+			}
+			if assign[i] != best {
+				assign[i] = best
+				changed = true
+			}
+		}
+		if !changed {
+			break
+		}
+		for c := range cent {
+			members := 0
+			for _, a := range assign {
+				if a == c {
+					members++
+				}
+			}
+			if members == 0 {
+				// Restart an empty group at the point worst served.
+				worst, wd := 0, -1.0
+				for i, p := range x {
+					if d := dist2(p, cent[assign[i]]); d > wd {
+						worst, wd = i, d
+					}
+				}
+				cent[c] = slices.Clone(x[worst])
+				assign[worst] = c
+				continue
+			}
+			cent[c] = mean(x, func(i int) bool { return assign[i] == c })
+		}
+	}
+	return assign, cent, true
+}
+
+// silhouette returns the mean silhouette width of the partition over an
+// evenly spaced sample of at most silhouetteSample points; a point alone
+// in its group scores 0.
+func silhouette(x [][]float64, assign []int, k int) float64 {
+	n := len(x)
+	stride := max(1, (n+silhouetteSample-1)/silhouetteSample)
+	var sample []int
+	for i := 0; i < n; i += stride {
+		sample = append(sample, i)
+	}
+	sizes := make([]int, k)
+	for _, i := range sample {
+		sizes[assign[i]]++
+	}
+	var total float64
+	sums := make([]float64, k)
+	for _, i := range sample {
+		clear(sums)
+		for _, j := range sample {
+			if i != j {
+				sums[assign[j]] += math.Sqrt(dist2(x[i], x[j]))
+			}
+		}
+		own := assign[i]
+		if sizes[own] <= 1 {
+			continue
+		}
+		a := sums[own] / float64(sizes[own]-1)
+		b := math.Inf(1)
+		for c := range k {
+			if c != own && sizes[c] > 0 {
+				b = min(b, sums[c]/float64(sizes[c]))
+			}
+		}
+		if math.IsInf(b, 1) {
+			continue
+		}
+		if m := max(a, b); m > 0 {
+			total += (b - a) / m
+		}
+	}
+	return total / float64(len(sample))
+}
+
+// groupMembers lists the points of each group, in point order.
+func groupMembers(c Clustering) [][]int {
+	out := make([][]int, c.K)
+	for i, a := range c.Assign {
+		out[a] = append(out[a], i)
+	}
+	for _, m := range out {
+		slices.SortFunc(m, cmp.Compare[int])
+	}
+	return out
+}
+
+// Standardize returns the points with each coordinate turned into its
+// z-score (minus the mean, over the population standard deviation), so
+// that every coordinate weighs the same in distances. A coordinate with no
+// spread is dropped.
+func Standardize(x [][]float64) [][]float64 {
+	if len(x) == 0 {
+		return nil
+	}
+	dims := len(x[0])
+	mu := mean(x, nil)
+	var keep []int
+	var sd []float64
+	for j := range dims {
+		var v float64
+		for _, p := range x {
+			v += (p[j] - mu[j]) * (p[j] - mu[j])
+		}
+		if s := math.Sqrt(v / float64(len(x))); s > 0 {
+			keep = append(keep, j)
+			sd = append(sd, s)
+		}
+	}
+	out := make([][]float64, len(x))
+	for i, p := range x {
+		out[i] = make([]float64, len(keep))
+		for k, j := range keep {
+			out[i][k] = (p[j] - mu[j]) / sd[k]
+		}
+	}
+	return out
+}

@@ -1,0 +1,117 @@
+package ranks
+
+import (
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// sampleSummary is a small summary with every part filled.
+func sampleSummary(t testing.TB) []byte {
+	l := testLayout()
+	r := rand.New(rand.NewPCG(11, 12))
+	return summaryOf(t, l, randomRanks(r, 12, len(l.Cells)), 2).Encode()
+}
+
+// reseal fixes the length and checksum of a modified summary, so that the
+// decoder's field checks are what sees the damage.
+func reseal(b []byte) []byte {
+	binary.LittleEndian.PutUint64(b[12:], uint64(len(b)-headerSize))
+	binary.LittleEndian.PutUint32(b[20:], crc32.Checksum(b[headerSize:], castagnoli()))
+	return b
+}
+
+func TestDecodeSummaryErrors(t *testing.T) {
+	good := sampleSummary(t)
+	mod := func(f func([]byte) []byte) []byte { return f(append([]byte(nil), good...)) }
+	tests := []struct {
+		name   string
+		data   []byte
+		offset int64
+		msg    string
+	}{
+		{"gmon file", []byte("gmon\x01\x00\x00\x00"), 0, "not an egprof rank summary"},
+		{"empty", nil, 0, "not an egprof rank summary"},
+		{"short header", []byte("EGPRANKS\x01"), 9, "truncated summary header"},
+		{"future version", mod(func(b []byte) []byte { b[8] = 2; return b }), 8, "version 2"},
+		{"truncated", good[:len(good)-10], 12, "truncated or extended"},
+		{"extended", append(append([]byte(nil), good...), 0), 12, "truncated or extended"},
+		{"corrupt byte", mod(func(b []byte) []byte { b[len(b)-3] ^= 0x40; return b }), 20, "checksum mismatch"},
+		{"trailing bytes", mod(func(b []byte) []byte { return reseal(append(b, 7)) }), int64(len(good)), "unexpected bytes"},
+	}
+	for _, tt := range tests {
+		_, err := DecodeSummary(tt.data, "node3.sum")
+		require.Error(t, err, tt.name)
+		var fe *FormatError
+		require.True(t, errors.As(err, &fe), tt.name)
+		assert.Equal(t, "node3.sum", fe.File, tt.name)
+		assert.Equal(t, tt.offset, fe.Offset, tt.name)
+		assert.Contains(t, err.Error(), tt.msg, tt.name)
+		assert.Contains(t, err.Error(), "node3.sum", tt.name)
+	}
+}
+
+// Damage anywhere in the payload, with the checksum made to match, is
+// either caught with an error or yields a summary that is consistent
+// enough to analyse; it never panics.
+func TestDecodeSummaryDamage(t *testing.T) {
+	good := sampleSummary(t)
+	r := rand.New(rand.NewPCG(13, 14))
+	caught := 0
+	for pos := headerSize; pos < len(good); pos++ {
+		for _, v := range []byte{0, 0xff, byte(r.IntN(256))} {
+			b := append([]byte(nil), good...)
+			b[pos] = v
+			s, err := DecodeSummary(reseal(b), "x")
+			if err != nil {
+				caught++
+				continue
+			}
+			Analyze(s, AnalyzeOptions{})
+		}
+	}
+	assert.Greater(t, caught, 0)
+}
+
+func FuzzDecodeSummary(f *testing.F) {
+	f.Add(sampleSummary(f))
+	f.Add([]byte("EGPRANKS"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) >= headerSize && IsSummary(data) {
+			data = reseal(append([]byte(nil), data...))
+		}
+		s, err := DecodeSummary(data, "fuzz")
+		if err == nil {
+			Analyze(s, AnalyzeOptions{})
+			_ = s.Encode()
+		}
+	})
+}
+
+func TestSaveIsAtomic(t *testing.T) {
+	l := testLayout()
+	r := rand.New(rand.NewPCG(15, 16))
+	s := summaryOf(t, l, randomRanks(r, 5, len(l.Cells)), 2)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "job.sum")
+	require.NoError(t, os.WriteFile(path, []byte("old"), 0o644))
+	require.NoError(t, s.Save(path))
+	back, err := ReadSummary(path)
+	require.NoError(t, err)
+	assert.Equal(t, s.Encode(), back.Encode())
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, entries, 1, "no temporary file left behind")
+
+	err = s.Save(filepath.Join(dir, "missing", "job.sum"))
+	assert.ErrorContains(t, err, "writing summary")
+	_, err = os.Stat(path)
+	assert.NoError(t, err)
+}

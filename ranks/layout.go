@@ -1,0 +1,269 @@
+package ranks
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/egprof/egprof/symtab"
+)
+
+// Computation is the activity of every function no other activity claims.
+const Computation = "computation"
+
+// Activity is a class of functions (the paper's activities: computation,
+// point-to-point communication, ...), chosen by a regular expression that
+// must match the function's name (raw or demangled).
+type Activity struct {
+	Name    string
+	Pattern string
+	re      *regexp.Regexp
+}
+
+// builtinActivities are the classes used when the user gives none, in
+// report order. MPI names are matched with or without the PMPI_ profiling
+// prefix, in C and Fortran spellings (any case, trailing underscores).
+const (
+	mpiPrefix = `(?i)^_*p?mpi_`
+	mpiSuffix = `(_c|_init)?_*$`
+)
+
+// MaxActivities is the most activities a configuration may define.
+const MaxActivities = 64
+
+// DefaultActivities returns the built-in activity classes: MPI
+// point-to-point, collective and synchronisation calls, the OpenMP
+// runtime and I/O. Computation, for everything else, is implicit.
+func DefaultActivities() []Activity {
+	defs := [][2]string{
+		{"point-to-point", mpiPrefix + `(i?b?r?s?send|i?recv|i?m?recv|sendrecv(_replace)?|i?m?probe|wait(all|any|some)?|test(all|any|some)?|start(all)?|cancel|request_free|r?put|r?get|r?accumulate|r?get_accumulate|fetch_and_op|compare_and_swap)` + mpiSuffix},
+		{"collective", mpiPrefix + `(i?(allreduce|alltoall[vw]?|bcast|reduce|reduce_scatter(_block)?|gatherv?|scatterv?|allgatherv?|scan|exscan)|i?neighbor_(allgatherv?|alltoall[vw]?)|reduce_local)` + mpiSuffix},
+		{"synchronisation", mpiPrefix + `(i?barrier|win_(fence|lock(_all)?|unlock(_all)?|post|start|complete|wait|test|flush(_local)?(_all)?|sync))` + mpiSuffix},
+		{"openmp", `^(GOMP_|gomp_|omp_|__kmp|__kmpc_|kmp_|__omp_)`},
+		{"io", `(?i)^_*p?mpi_file_|^(_IO_)?(f?read|f?write|p?readv?|p?writev?|open(64|at)?|close|fopen(64)?|fclose|fflush|f?sync|fdatasync|l?seek(64)?|fseeko?|ftello?|fgets|fputs|puts|v?f?printf|v?f?scanf|getline|H5[A-Z][A-Za-z_]*|nc_[a-z_]+)$`},
+	}
+	out := make([]Activity, len(defs))
+	for i, d := range defs {
+		out[i] = Activity{Name: d[0], Pattern: d[1], re: regexp.MustCompile(d[1])}
+	}
+	return out
+}
+
+// ParseActivity reads a --activity argument, NAME=REGEX.
+func ParseActivity(s string) (Activity, error) {
+	name, pat, ok := strings.Cut(s, "=")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" || pat == "" {
+		return Activity{}, fmt.Errorf("activity %q: want NAME=REGEX", s)
+	}
+	return compileActivity(name, pat)
+}
+
+func compileActivity(name, pat string) (Activity, error) {
+	re, err := regexp.Compile(pat)
+	if err != nil {
+		return Activity{}, fmt.Errorf("activity %s: %w", name, err)
+	}
+	return Activity{Name: name, Pattern: pat, re: re}, nil
+}
+
+// Config decides how functions are grouped: into which code region and
+// which activity. Summaries can be merged only when made with equal
+// configurations.
+type Config struct {
+	// Regions is "function" (each function is a region), "file" (the
+	// DWARF source file of the function) or a regular expression: a
+	// function whose name matches belongs to the region named by the first
+	// capture group (the whole match without a group); others stay regions
+	// of their own.
+	Regions string
+	// Activities are tried in order; Computation takes the rest. Empty
+	// means DefaultActivities.
+	Activities []Activity
+}
+
+// regionsRE returns the compiled region pattern, or nil for the named
+// modes.
+func (c Config) regionsRE() (*regexp.Regexp, error) {
+	switch c.Regions {
+	case "", "function", "file":
+		return nil, nil
+	}
+	re, err := regexp.Compile(c.Regions)
+	if err != nil {
+		return nil, fmt.Errorf("--regions: %w", err)
+	}
+	return re, nil
+}
+
+// CheckRegions validates a --regions argument: "function", "file" or a
+// regular expression.
+func CheckRegions(s string) error {
+	if s == "" {
+		return fmt.Errorf("--regions needs function, file or a regular expression")
+	}
+	_, err := Config{Regions: s}.regionsRE()
+	return err
+}
+
+// activities returns the effective activity list.
+func (c Config) activities() []Activity {
+	if len(c.Activities) == 0 {
+		return DefaultActivities()
+	}
+	return c.Activities
+}
+
+// Equal reports whether two configurations group functions the same way.
+func (c Config) Equal(o Config) bool { return c.String() == o.String() }
+
+// String describes the configuration as command-line options would.
+func (c Config) String() string {
+	var b strings.Builder
+	r := c.Regions
+	if r == "" {
+		r = "function"
+	}
+	fmt.Fprintf(&b, "--regions=%s", r)
+	for _, a := range c.activities() {
+		fmt.Fprintf(&b, " --activity=%s=%s", a.Name, a.Pattern)
+	}
+	return b.String()
+}
+
+// Layout is the grouping of one executable's symbols into code regions and
+// activities: the cells (region, activity) that the accumulators are kept
+// for.
+type Layout struct {
+	Config     Config
+	Regions    []string // region names (raw symbol names in function mode)
+	Activities []string // activity names, Computation last
+	Cells      []Cell   // the (region, activity) pairs that occur
+	// SymCell gives the cell of each symbol of the table (index into
+	// Cells).
+	SymCell []int32
+	// Fingerprint identifies the symbol table the layout was made from.
+	Fingerprint [32]byte
+}
+
+// Cell is one (code region, activity) pair.
+type Cell struct {
+	Region, Activity int
+}
+
+// NewLayout groups the symbols of tab according to cfg. demangle turns a
+// raw name into the one activities are also matched against (it may be
+// nil).
+func NewLayout(tab *symtab.Table, cfg Config, demangle func(string) string) (*Layout, error) {
+	re, err := cfg.regionsRE()
+	if err != nil {
+		return nil, err
+	}
+	acts := cfg.activities()
+	if len(acts) > MaxActivities {
+		return nil, fmt.Errorf("%d activities, more than %d", len(acts), MaxActivities)
+	}
+	if len(cfg.Activities) == 0 {
+		cfg.Activities = acts
+	}
+	if cfg.Regions == "" {
+		cfg.Regions = "function"
+	}
+	l := &Layout{Config: cfg, SymCell: make([]int32, len(tab.Syms)), Fingerprint: Fingerprint(tab)}
+	compIdx := -1
+	for i, a := range acts {
+		l.Activities = append(l.Activities, a.Name)
+		if a.Name == Computation {
+			compIdx = i
+		}
+	}
+	if compIdx < 0 {
+		compIdx = len(l.Activities)
+		l.Activities = append(l.Activities, Computation)
+	}
+	regionIdx := map[string]int{}
+	cellIdx := map[Cell]int{}
+	for i := range tab.Syms {
+		s := &tab.Syms[i]
+		name := s.Name
+		act := compIdx
+		shown := name
+		if demangle != nil {
+			shown = demangle(name)
+		}
+		for k, a := range acts {
+			if a.re.MatchString(name) || (shown != name && a.re.MatchString(shown)) {
+				act = k
+				break
+			}
+		}
+		region := name
+		switch {
+		case cfg.Regions == "file":
+			region = "<no source file>"
+			if loc, ok := tab.SymbolSource(i); ok && loc.File != "" {
+				region = loc.File
+			}
+		case re != nil:
+			if m := re.FindStringSubmatch(name); m != nil {
+				region = m[0]
+				if len(m) > 1 {
+					region = m[1]
+				}
+			}
+		}
+		r, ok := regionIdx[region]
+		if !ok {
+			r = len(l.Regions)
+			regionIdx[region] = r
+			l.Regions = append(l.Regions, region)
+		}
+		c := Cell{r, act}
+		ci, ok := cellIdx[c]
+		if !ok {
+			ci = len(l.Cells)
+			cellIdx[c] = ci
+			l.Cells = append(l.Cells, c)
+		}
+		l.SymCell[i] = int32(ci)
+	}
+	return l, nil
+}
+
+// Fingerprint returns a digest of the symbol table (names, addresses,
+// kinds, text range): two profiles can be merged only when they come from
+// executables with the same fingerprint.
+func Fingerprint(tab *symtab.Table) [32]byte {
+	h := sha256.New()
+	var buf [8]byte
+	put := func(v uint64) {
+		binary.LittleEndian.PutUint64(buf[:], v)
+		h.Write(buf[:])
+	}
+	put(uint64(tab.Target.AddrSize))
+	put(tab.TextLow)
+	put(tab.TextEnd)
+	for i := range tab.Syms {
+		s := &tab.Syms[i]
+		put(uint64(len(s.Name)))
+		h.Write([]byte(s.Name))
+		put(s.Addr)
+		put(s.End)
+		var flags uint64
+		if s.IsFunc {
+			flags |= 1
+		}
+		if s.IsStatic {
+			flags |= 2
+		}
+		if s.IsLine {
+			flags |= 4
+		}
+		put(flags)
+	}
+	var out [32]byte
+	copy(out[:], h.Sum(nil))
+	return out
+}

@@ -1,0 +1,477 @@
+package ranks
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/egprof/egprof/gmon"
+)
+
+// DefaultTopK is how many of its heaviest code regions each rank keeps for
+// clustering and plots.
+const DefaultTopK = 32
+
+// FixedOne is one histogram sample in the fixed-point unit times are kept
+// in: a sample is split among symbols in fractions (as gprof does when a
+// bin straddles two functions), so times are stored as integer multiples
+// of 1/65536 sample, which keeps every sum exact.
+const FixedOne = 1 << 16
+
+// toFixed converts samples to the fixed-point unit.
+func toFixed(ticks float64) uint64 {
+	if ticks <= 0 {
+		return 0
+	}
+	return uint64(math.Round(ticks * FixedOne))
+}
+
+// RankInfo is what a summary keeps of one rank: its number, its label (the
+// gmon file name), its total time, and its time in its heaviest regions.
+// Its size is bounded: the summary's TopK regions and a few more.
+type RankInfo struct {
+	Rank  int
+	Label string
+	Total uint64 // fixed-point samples, all regions
+	// Top holds the rank's time in its TopK heaviest regions with non-zero
+	// time, and in the regions chosen or filled in as the ones shown rank
+	// by rank (see Collect and FillRanks), by region index. Truncated is set when the rank had more non-zero
+	// regions than TopK: its time in regions not listed is unknown.
+	Top       []RegionValue
+	Truncated bool
+}
+
+// Beyond its TopK heaviest regions, a rank's record holds its time in up
+// to candidateRegions regions chosen while reading (see Collect) and in up
+// to MaxFilled regions filled in afterwards (FillRanks).
+const (
+	candidateRegions = 64
+	MaxFilled        = 64
+	maxExtra         = candidateRegions + MaxFilled
+)
+
+// RegionValue is one region's time on one rank.
+type RegionValue struct {
+	Region int32
+	Value  uint64 // fixed-point samples
+}
+
+// Lookup returns the rank's time in region r, and whether it is known:
+// a region not listed has no time, unless the record is truncated.
+func (ri *RankInfo) Lookup(r int) (v uint64, known bool) {
+	i := sort.Search(len(ri.Top), func(i int) bool { return int(ri.Top[i].Region) >= r })
+	if i < len(ri.Top) && int(ri.Top[i].Region) == r {
+		return ri.Top[i].Value, true
+	}
+	return 0, !ri.Truncated
+}
+
+// Value returns the rank's time in region r, zero when not known.
+func (ri *RankInfo) Value(r int) uint64 {
+	v, _ := ri.Lookup(r)
+	return v
+}
+
+// set records the rank's time in region r.
+func (ri *RankInfo) set(r int, v uint64) {
+	i := sort.Search(len(ri.Top), func(i int) bool { return int(ri.Top[i].Region) >= r })
+	if i < len(ri.Top) && int(ri.Top[i].Region) == r {
+		ri.Top[i].Value = v
+		return
+	}
+	ri.Top = append(ri.Top, RegionValue{})
+	copy(ri.Top[i+1:], ri.Top[i:])
+	ri.Top[i] = RegionValue{int32(r), v}
+}
+
+// Summary is the mergeable state of a rank aggregation: for each cell
+// (code region, activity) and each region, accumulators of time and calls
+// over the ranks; a bounded record per rank; and the summed classic
+// profile. Two summaries of the same executable and configuration over
+// disjoint ranks merge into the summary of the union (exactly, in any
+// order).
+type Summary struct {
+	Exe         string   // base name of the executable
+	Fingerprint [32]byte // of its symbol table
+	Config      Config
+	TopK        int
+	HZ          uint32 // samples per second; 0 while no rank had a histogram
+
+	Regions    []string
+	Activities []string
+	Cells      []Cell
+
+	CellTime, CellCalls     []Acc // per cell
+	RegionTime, RegionCalls []Acc // per region, all activities together
+	RegionSketch            []Sketch
+	// Ranks is sorted by rank number once the summary is complete.
+	Ranks []RankInfo
+	// Classic is the summed profile (nil when not kept).
+	Classic *Classic
+
+	// scratch for AddRank
+	regTime, regCalls []uint64
+	order             []int32
+}
+
+// NewSummary returns an empty summary for the layout.
+func NewSummary(exe string, l *Layout, topK int) *Summary {
+	if topK <= 0 {
+		topK = DefaultTopK
+	}
+	nc, nr := len(l.Cells), len(l.Regions)
+	return &Summary{
+		Exe:          exe,
+		Fingerprint:  l.Fingerprint,
+		Config:       l.Config,
+		TopK:         topK,
+		Regions:      l.Regions,
+		Activities:   l.Activities,
+		Cells:        l.Cells,
+		CellTime:     make([]Acc, nc),
+		CellCalls:    make([]Acc, nc),
+		RegionTime:   make([]Acc, nr),
+		RegionCalls:  make([]Acc, nr),
+		RegionSketch: make([]Sketch, nr),
+	}
+}
+
+// P returns the number of ranks.
+func (s *Summary) P() int { return len(s.Ranks) }
+
+// Seconds converts a fixed-point sample count to seconds (0 without a
+// rate).
+func (s *Summary) Seconds(v float64) float64 {
+	if s.HZ == 0 {
+		return 0
+	}
+	return v / FixedOne / float64(s.HZ)
+}
+
+// AddRank folds one rank in: cellTime and cellCalls hold its time
+// (fixed-point samples) and calls per cell, hz its sampling rate (0 when
+// it had no histogram).
+func (s *Summary) AddRank(rank int, label string, hz uint32, cellTime, cellCalls []uint64) error {
+	return s.addRank(rank, label, hz, cellTime, cellCalls, nil, nil)
+}
+
+// addRank is AddRank that also records the rank's time in the regions of
+// keep (ascending; zero times included, so they are known), and when full
+// is not nil, appends the rank's non-zero time of every region to it.
+func (s *Summary) addRank(rank int, label string, hz uint32, cellTime, cellCalls []uint64, keep []int32, full *[]RegionValue) error {
+	if len(cellTime) != len(s.Cells) || len(cellCalls) != len(s.Cells) {
+		return fmt.Errorf("rank %d: %d and %d values for %d cells", rank, len(cellTime), len(cellCalls), len(s.Cells))
+	}
+	if err := s.mergeRate(hz, label); err != nil {
+		return err
+	}
+	nr := len(s.Regions)
+	if s.regTime == nil {
+		s.regTime = make([]uint64, nr)
+		s.regCalls = make([]uint64, nr)
+	}
+	clear(s.regTime)
+	clear(s.regCalls)
+	for c, cell := range s.Cells {
+		s.regTime[cell.Region] += cellTime[c]
+		s.regCalls[cell.Region] += cellCalls[c]
+		if err := s.CellTime[c].Add(rank, cellTime[c]); err != nil {
+			return err
+		}
+		if err := s.CellCalls[c].Add(rank, cellCalls[c]); err != nil {
+			return err
+		}
+	}
+	info := RankInfo{Rank: rank, Label: label}
+	s.order = s.order[:0]
+	for r := range nr {
+		v := s.regTime[r]
+		if err := s.RegionTime[r].Add(rank, v); err != nil {
+			return err
+		}
+		if err := s.RegionCalls[r].Add(rank, s.regCalls[r]); err != nil {
+			return err
+		}
+		if v != 0 {
+			s.RegionSketch[r].Add(sketchValue(v))
+			info.Total += v
+			s.order = append(s.order, int32(r))
+			if full != nil {
+				*full = append(*full, RegionValue{int32(r), v})
+			}
+		}
+	}
+	if len(s.order) > s.TopK {
+		info.Truncated = true
+		slices.SortFunc(s.order, func(a, b int32) int {
+			if c := cmp.Compare(s.regTime[b], s.regTime[a]); c != 0 {
+				return c
+			}
+			return cmp.Compare(a, b)
+		})
+		s.order = s.order[:s.TopK]
+		slices.Sort(s.order)
+	}
+	info.Top = make([]RegionValue, 0, len(s.order)+len(keep))
+	for i, j := 0, 0; i < len(s.order) || j < len(keep); {
+		var r int32
+		switch {
+		case j == len(keep) || (i < len(s.order) && s.order[i] < keep[j]):
+			r = s.order[i]
+			i++
+		case i == len(s.order) || keep[j] < s.order[i]:
+			r = keep[j]
+			j++
+		default:
+			r = s.order[i]
+			i, j = i+1, j+1
+		}
+		info.Top = append(info.Top, RegionValue{r, s.regTime[r]})
+	}
+	s.Ranks = append(s.Ranks, info)
+	return nil
+}
+
+// mergeRate checks that a rate agrees with the summary's.
+func (s *Summary) mergeRate(hz uint32, what string) error {
+	switch {
+	case hz == 0:
+	case s.HZ == 0:
+		s.HZ = hz
+	case s.HZ != hz:
+		return fmt.Errorf("%s: sampled at %d Hz, but the profiles before were sampled at %d Hz", what, hz, s.HZ)
+	}
+	return nil
+}
+
+// Compatible returns an error saying why o cannot be merged into s, or
+// nil.
+func (s *Summary) Compatible(o *Summary) error {
+	switch {
+	case s.Fingerprint != o.Fingerprint:
+		return fmt.Errorf("made for another executable (%s, a different symbol table) than %s", o.Exe, s.Exe)
+	case !s.Config.Equal(o.Config):
+		return fmt.Errorf("made with other options (%s) than %s", o.Config, s.Config)
+	case s.TopK != o.TopK:
+		return fmt.Errorf("keeps %d regions per rank, not %d", o.TopK, s.TopK)
+	case !slices.Equal(s.Regions, o.Regions) || !slices.Equal(s.Activities, o.Activities) || !slices.Equal(s.Cells, o.Cells):
+		return fmt.Errorf("groups the functions into other regions or activities")
+	}
+	return nil
+}
+
+// Merge folds o (over ranks disjoint from s's) into s. The result is the
+// same whatever the order of merges.
+func (s *Summary) Merge(o *Summary) error {
+	if err := s.Compatible(o); err != nil {
+		return err
+	}
+	if uint64(len(s.Ranks))+uint64(len(o.Ranks)) > 1<<32-1 {
+		return fmt.Errorf("more than %d ranks", uint64(1<<32-1))
+	}
+	if err := s.mergeRate(o.HZ, "summary"); err != nil {
+		return err
+	}
+	for c := range s.Cells {
+		if err := s.CellTime[c].Merge(&o.CellTime[c]); err != nil {
+			return err
+		}
+		if err := s.CellCalls[c].Merge(&o.CellCalls[c]); err != nil {
+			return err
+		}
+	}
+	for r := range s.Regions {
+		if err := s.RegionTime[r].Merge(&o.RegionTime[r]); err != nil {
+			return err
+		}
+		if err := s.RegionCalls[r].Merge(&o.RegionCalls[r]); err != nil {
+			return err
+		}
+		s.RegionSketch[r].Merge(&o.RegionSketch[r])
+	}
+	s.Ranks = append(s.Ranks, o.Ranks...)
+	switch {
+	case s.Classic == nil || o.Classic == nil:
+		s.Classic = nil
+	default:
+		if err := s.Classic.Merge(o.Classic); err != nil {
+			return err
+		}
+	}
+	return s.Normalize()
+}
+
+// Normalize sorts the ranks by number and rejects a rank that appears
+// twice.
+func (s *Summary) Normalize() error {
+	slices.SortStableFunc(s.Ranks, func(a, b RankInfo) int { return cmp.Compare(a.Rank, b.Rank) })
+	for i := 1; i < len(s.Ranks); i++ {
+		if s.Ranks[i].Rank == s.Ranks[i-1].Rank {
+			return fmt.Errorf("rank %d appears twice (%s and %s)", s.Ranks[i].Rank, s.Ranks[i-1].Label, s.Ranks[i].Label)
+		}
+	}
+	return nil
+}
+
+// Classic is the summed profile as gprof would sum the ranks' files: the
+// histograms (bins added), the arcs (counts added per caller and callee
+// address) and the basic-block counts. Kept in a canonical order (ranges,
+// arcs and blocks by address), so merges do not depend on their order.
+type Classic struct {
+	Rate                    uint32
+	Dimen                   [15]byte
+	Abbrev                  byte
+	HasHist, HasArcs, HasBB bool
+	Hists                   []gmon.Histogram
+	Arcs                    []gmon.ArcRecord
+	BBs                     []gmon.BBRecord
+}
+
+// ClassicFrom copies a summed profile.
+func ClassicFrom(p *gmon.Profile) *Classic {
+	c := &Classic{Rate: p.Rate, Dimen: p.Dimen, Abbrev: p.Abbrev, HasHist: p.HasHist, HasArcs: p.HasArcs, HasBB: p.HasBB}
+	for _, h := range p.Hists {
+		c.Hists = append(c.Hists, gmon.Histogram{LowPC: h.LowPC, HighPC: h.HighPC, Bins: slices.Clone(h.Bins)})
+	}
+	c.Arcs = slices.Clone(p.Arcs)
+	c.BBs = slices.Clone(p.BBs)
+	c.canonical()
+	return c
+}
+
+// canonical sorts and folds the lists.
+func (c *Classic) canonical() {
+	slices.SortStableFunc(c.Hists, func(a, b gmon.Histogram) int {
+		return cmp.Or(cmp.Compare(a.LowPC, b.LowPC), cmp.Compare(a.HighPC, b.HighPC))
+	})
+	slices.SortStableFunc(c.Arcs, func(a, b gmon.ArcRecord) int {
+		return cmp.Or(cmp.Compare(a.FromPC, b.FromPC), cmp.Compare(a.SelfPC, b.SelfPC))
+	})
+	c.Arcs = foldSorted(c.Arcs, func(a, b *gmon.ArcRecord) bool { return a.FromPC == b.FromPC && a.SelfPC == b.SelfPC },
+		func(a, b *gmon.ArcRecord) { a.Count += b.Count })
+	slices.SortStableFunc(c.BBs, func(a, b gmon.BBRecord) int { return cmp.Compare(a.Addr, b.Addr) })
+	c.BBs = foldSorted(c.BBs, func(a, b *gmon.BBRecord) bool { return a.Addr == b.Addr },
+		func(a, b *gmon.BBRecord) { a.Count += b.Count })
+}
+
+// foldSorted merges neighbours that same says are one, with add.
+func foldSorted[T any](s []T, same func(a, b *T) bool, add func(a, b *T)) []T {
+	out := s[:0]
+	for i := range s {
+		if n := len(out); n > 0 && same(&out[n-1], &s[i]) {
+			add(&out[n-1], &s[i])
+			continue
+		}
+		out = append(out, s[i])
+	}
+	return out
+}
+
+// Merge adds o to c. Histograms with the same range add their bins; the
+// first profile's rate and units must match the other's.
+func (c *Classic) Merge(o *Classic) error {
+	if c.HasHist && o.HasHist {
+		if c.Rate != o.Rate && c.Rate != 0 && o.Rate != 0 {
+			return fmt.Errorf("summed profiles sampled at %d Hz and %d Hz", c.Rate, o.Rate)
+		}
+		if !bytes.Equal(trimNUL(c.Dimen[:]), trimNUL(o.Dimen[:])) || c.Abbrev != o.Abbrev {
+			return fmt.Errorf("summed profiles measure in different units (%q and %q)", trimNUL(c.Dimen[:]), trimNUL(o.Dimen[:]))
+		}
+	}
+	if !c.HasHist && o.HasHist {
+		c.Rate, c.Dimen, c.Abbrev = o.Rate, o.Dimen, o.Abbrev
+	}
+	for _, h := range o.Hists {
+		found := false
+		for i := range c.Hists {
+			mine := &c.Hists[i]
+			if mine.LowPC == h.LowPC && mine.HighPC == h.HighPC {
+				if len(mine.Bins) != len(h.Bins) {
+					return fmt.Errorf("histograms of [%#x, %#x) have %d and %d bins", h.LowPC, h.HighPC, len(mine.Bins), len(h.Bins))
+				}
+				for b, v := range h.Bins {
+					mine.Bins[b] += v
+				}
+				found = true
+				break
+			}
+			if mine.LowPC < h.HighPC && h.LowPC < mine.HighPC {
+				return fmt.Errorf("histogram ranges [%#x, %#x) and [%#x, %#x) overlap", mine.LowPC, mine.HighPC, h.LowPC, h.HighPC)
+			}
+		}
+		if !found {
+			c.Hists = append(c.Hists, gmon.Histogram{LowPC: h.LowPC, HighPC: h.HighPC, Bins: slices.Clone(h.Bins)})
+		}
+	}
+	c.Arcs = append(c.Arcs, o.Arcs...)
+	c.BBs = append(c.BBs, o.BBs...)
+	c.HasHist = c.HasHist || o.HasHist
+	c.HasArcs = c.HasArcs || o.HasArcs
+	c.HasBB = c.HasBB || o.HasBB
+	c.canonical()
+	return nil
+}
+
+// trimNUL returns b up to its first NUL.
+func trimNUL(b []byte) []byte {
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		return b[:i]
+	}
+	return b
+}
+
+// AddTo adds the summed profile to p as if it were one more gmon file
+// named name, and returns that file. A bin or an arc count too large for
+// the gmon format's 16 or 32 bits is spread over several records, which
+// the reader adds up again.
+func (c *Classic) AddTo(p *gmon.Profile, name string) (*gmon.File, error) {
+	f := &gmon.File{Name: name, Version: 1}
+	if c.HasHist {
+		if len(c.Hists) == 0 {
+			// A histogram record without bins keeps HasHist and the units.
+			f.Hists = append(f.Hists, gmon.HistRecord{Rate: c.Rate, Dimen: c.Dimen, Abbrev: c.Abbrev})
+		}
+		for _, h := range c.Hists {
+			rest := slices.Clone(h.Bins)
+			for first := true; ; first = false {
+				rec := gmon.HistRecord{LowPC: h.LowPC, HighPC: h.HighPC, Rate: c.Rate, Dimen: c.Dimen, Abbrev: c.Abbrev,
+					Size: uint32(len(rest)), Bins: make([]uint16, len(rest))}
+				more := false
+				for b, v := range rest {
+					if v < 0 {
+						return nil, fmt.Errorf("%s: negative histogram bin", name)
+					}
+					take := min(v, math.MaxUint16)
+					rec.Bins[b] = uint16(take)
+					rest[b] -= take
+					more = more || rest[b] > 0
+				}
+				if first || slices.ContainsFunc(rec.Bins, func(v uint16) bool { return v != 0 }) {
+					f.Hists = append(f.Hists, rec)
+				}
+				if !more {
+					break
+				}
+			}
+		}
+	}
+	for _, a := range c.Arcs {
+		for n := a.Count; ; {
+			take := min(n, math.MaxUint32)
+			f.Arcs = append(f.Arcs, gmon.ArcRecord{FromPC: a.FromPC, SelfPC: a.SelfPC, Count: take})
+			n -= take
+			if n == 0 {
+				break
+			}
+		}
+	}
+	f.BBs = c.BBs
+	data, err := gmon.Marshal(f, p.Target)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return p.AddData(data, name)
+}

@@ -1,0 +1,325 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/egprof/egprof/gmon"
+	"github.com/egprof/egprof/ranks"
+	"github.com/egprof/egprof/render"
+	"github.com/egprof/egprof/symtab"
+)
+
+// rankOptions are --ranks and the options of the rank analysis. Any of
+// them implies --ranks.
+type rankOptions struct {
+	enabled     bool
+	pattern     string   // --rank-pattern
+	activities  []string // --activity, NAME=REGEX
+	regions     string   // --regions
+	plots       string   // --rank-plots directory
+	saveSummary string   // --save-summary file
+	top         int      // --rank-top
+	// loaded is the summed profile once the rank files are read; report
+	// then prints the classic sections from it instead of loading files.
+	loaded *rankLoad
+}
+
+// rankLoad is the executable and summed profile of a rank aggregation.
+type rankLoad struct {
+	tab  *symtab.Table
+	prof *gmon.Profile
+}
+
+// set handles one of the rank options.
+func (o *rankOptions) set(name, val string) error {
+	o.enabled = true
+	switch name {
+	case "rank-pattern":
+		o.pattern = val
+	case "activity":
+		if _, err := ranks.ParseActivity(val); err != nil {
+			return fmt.Errorf("--activity: %w", err)
+		}
+		o.activities = append(o.activities, val)
+	case "regions":
+		if err := ranks.CheckRegions(val); err != nil {
+			return err
+		}
+		o.regions = val
+	case "rank-plots":
+		o.plots = val
+	case "save-summary":
+		o.saveSummary = val
+	case "rank-top":
+		n, err := strconv.Atoi(val)
+		if err != nil || n < 1 {
+			return fmt.Errorf("--rank-top takes a positive number of regions, not %q", val)
+		}
+		o.top = n
+	}
+	return nil
+}
+
+// reportRanks runs the rank aggregation: it reads every rank's file (and
+// summaries) on all cores, prints the classic sections of the summed
+// profile through report, exactly as gprof prints them for the summed
+// files, then the rank analysis.
+func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) int {
+	fail := func(format string, args ...any) int {
+		fmt.Fprintf(stderr, format, args...)
+		return 1
+	}
+	o := &c.ext.rank
+	if len(c.ext.diffFiles) > 0 {
+		return fail("%s: --ranks cannot be combined with --diff\n", c.argv0)
+	}
+	format := c.ext.format
+	if format == "" {
+		format = "text"
+	}
+
+	// The executable as gprof loads it (with -l's line symbols, for the
+	// classic sections), and at function granularity for the analysis.
+	tab, _, code := c.loadSide(c.image, nil, stdin, stdout, stderr)
+	if code != 0 {
+		return code
+	}
+	closeTab := true
+	defer func() {
+		if closeTab {
+			tab.Close()
+		}
+	}()
+	anaTab := tab
+	if c.line {
+		t, err := symtab.Load(c.image, symtab.Options{
+			NoStatic: c.noStatic, IgnoreNonFunctions: c.ignoreNonFunc, MapFile: c.mapFile, ExternalSymbols: c.externalSyms,
+		})
+		if err != nil {
+			return fail("%s: %v\n", c.argv0, err)
+		}
+		defer t.Close()
+		anaTab = t
+	}
+
+	inputs := make([]ranks.Input, len(c.gmonFiles))
+	var firstSummary string
+	for i, name := range c.gmonFiles {
+		in := ranks.Input{Name: name}
+		if name == "-" {
+			data, err := io.ReadAll(stdin)
+			if err != nil {
+				return fail("%s: %s\n", name, describeOSError(err))
+			}
+			in.Data, in.Summary = data, ranks.IsSummary(data)
+		} else {
+			isSum, err := ranks.Sniff(name)
+			if err != nil {
+				return fail("%s: %s\n", name, describeOSError(err))
+			}
+			in.Summary = isSum
+		}
+		if in.Summary && firstSummary == "" {
+			firstSummary = name
+		}
+		inputs[i] = in
+	}
+	if err := ranks.AssignRanks(inputs, o.pattern); err != nil {
+		return fail("%s: %v\n", c.argv0, err)
+	}
+
+	cfg, err := c.rankConfig(inputs, firstSummary)
+	if err != nil {
+		return fail("%s: %v\n", c.argv0, err)
+	}
+	layout, err := ranks.NewLayout(anaTab, cfg, func(n string) string { return symtab.Demangle(n, symtab.StyleAuto) })
+	if err != nil {
+		return fail("%s: %v\n", c.argv0, err)
+	}
+
+	// -P -Q (and nothing else) leave only the rank analysis: the files
+	// need not be summed then.
+	classic := !(c.style == 0 && c.userSpecified&(styleFlat|styleGraph) == styleFlat|styleGraph)
+	bar := newProgressBar(stderr)
+	res, err := ranks.Collect(anaTab, layout, inputs, ranks.CollectOptions{
+		Exe:      filepath.Base(c.image),
+		Format:   c.format,
+		Sum:      classic || o.saveSummary != "",
+		Progress: bar.update,
+		OnFile: func(f *gmon.File, p *gmon.Profile) {
+			if c.style&styleInfo != 0 {
+				printFileInfo(stdout, f, p)
+			}
+		},
+	})
+	bar.finish()
+	if err != nil {
+		return fail("%s: %v\n", c.argv0, err)
+	}
+	if res.HasBB && !c.line {
+		fmt.Fprintf(stderr, "%s: warning: ignoring basic-block exec counts (use -l or --line)\n", c.argv0)
+	}
+	// Ranks keep only their heaviest regions; read again the files of
+	// those that miss a region shown rank by rank.
+	regions := ranks.AnalysisRegions(res.Summary, o.top)
+	if _, err := ranks.FillRanks(anaTab, layout, res.Summary, inputs, regions, ranks.CollectOptions{Format: c.format}); err != nil {
+		return fail("%s: %v\n", c.argv0, err)
+	}
+	if o.saveSummary != "" {
+		if err := res.Summary.Save(o.saveSummary); err != nil {
+			return fail("%s: %v\n", c.argv0, err)
+		}
+	}
+
+	afterOther := false
+	if classic {
+		o.loaded = &rankLoad{tab: tab, prof: res.Sum}
+		closeTab = false // report closes it
+		cw := &countingWriter{w: stdout}
+		bw := bufio.NewWriterSize(cw, 64<<10)
+		code := report(c, stdin, bw, stderr)
+		if err := bw.Flush(); err != nil && code == 0 {
+			return fail("%s: writing the report: %v\n", c.argv0, err)
+		}
+		if code != 0 {
+			return code
+		}
+		afterOther = cw.n > 0
+	}
+
+	name := func(n string) string { return n }
+	if c.demangle && !c.traditional {
+		name = func(n string) string { return symtab.Demangle(n, c.demangleStyle) }
+	}
+	rep := ranks.Analyze(res.Summary, ranks.AnalyzeOptions{Top: o.top, Name: name})
+	switch format {
+	case "tsv":
+		err = render.RankTSV(stdout, rep)
+	case "json":
+		err = render.RankJSON(stdout, rep)
+	default:
+		err = render.RankText(stdout, rep, render.RankOptions{Brief: c.brief, Top: o.top, AfterOther: afterOther})
+	}
+	if err != nil {
+		return fail("%s: writing the rank analysis: %v\n", c.argv0, err)
+	}
+	if o.plots != "" {
+		if err := render.WriteRankPlots(o.plots, rep); err != nil {
+			return fail("%s: --rank-plots: %v\n", c.argv0, err)
+		}
+	}
+	return 0
+}
+
+// rankConfig returns the grouping asked for on the command line; without
+// --regions and --activity, the one the first summary was made with.
+func (c *config) rankConfig(inputs []ranks.Input, firstSummary string) (ranks.Config, error) {
+	o := &c.ext.rank
+	if o.regions == "" && len(o.activities) == 0 && firstSummary != "" {
+		var data []byte
+		var err error
+		for _, in := range inputs {
+			if in.Name == firstSummary {
+				data = in.Data
+			}
+		}
+		if data == nil {
+			if data, err = os.ReadFile(firstSummary); err != nil {
+				return ranks.Config{}, err
+			}
+		}
+		s, err := ranks.DecodeSummary(data, firstSummary)
+		if err != nil {
+			return ranks.Config{}, err
+		}
+		return s.Config, nil
+	}
+	cfg := ranks.Config{Regions: o.regions}
+	for _, a := range o.activities {
+		act, err := ranks.ParseActivity(a)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Activities = append(cfg.Activities, act)
+	}
+	return cfg, nil
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+// Write passes p on and counts it.
+func (cw *countingWriter) Write(p []byte) (int, error) {
+	n, err := cw.w.Write(p)
+	cw.n += int64(n)
+	return n, err
+}
+
+// progressBar draws the reading progress on stderr, only when stderr is a
+// terminal and reading has taken more than a second.
+type progressBar struct {
+	w       io.Writer
+	width   int
+	enabled bool
+	start   time.Time
+	last    time.Time
+	drawn   bool
+}
+
+// newProgressBar returns a bar for w; it stays silent unless w is a
+// terminal.
+func newProgressBar(w io.Writer) *progressBar {
+	p := &progressBar{w: w, width: 80, start: time.Now()}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		p.enabled = true
+		if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 20 {
+			p.width = cols
+		}
+	}
+	return p
+}
+
+// update redraws the bar at most ten times a second.
+func (p *progressBar) update(done, total int) {
+	if !p.enabled {
+		return
+	}
+	now := time.Now()
+	if now.Sub(p.start) < time.Second || (p.drawn && now.Sub(p.last) < 100*time.Millisecond && done < total) {
+		return
+	}
+	fmt.Fprintf(p.w, "\r%s", progressLine(done, total, now.Sub(p.start), p.width))
+	p.drawn, p.last = true, now
+}
+
+// finish erases the bar.
+func (p *progressBar) finish() {
+	if p.drawn {
+		fmt.Fprint(p.w, "\r\x1b[K")
+	}
+}
+
+// progressLine is the text of the bar: a label, a bar filled in
+// proportion, the count and the elapsed time, at most width-1 columns.
+func progressLine(done, total int, elapsed time.Duration, width int) string {
+	label := "reading profiles "
+	count := fmt.Sprintf(" %d/%d %3d%% %s", done, total, 100*done/max(total, 1), elapsed.Truncate(time.Second))
+	barLen := width - 1 - len(label) - len(count) - 2
+	if barLen < 5 {
+		return strings.TrimSpace(label + count)
+	}
+	filled := barLen * done / max(total, 1)
+	return label + "[" + strings.Repeat("#", filled) + strings.Repeat(".", barLen-filled) + "]" + count
+}

@@ -1,0 +1,723 @@
+package render
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/egprof/egprof/experiment"
+)
+
+// ExperimentOptions are the display settings of an experiment's report.
+type ExperimentOptions struct {
+	Brief  bool   // -b: no explanations
+	Format string // "text" (default), "tsv" or "json"
+}
+
+// Experiment writes the report of an analysed experiment: PERDAC's tables,
+// SCALA's scalability per combination and the range comparisons.
+func Experiment(w io.Writer, res *experiment.Result, opt ExperimentOptions) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var err error
+	switch opt.Format {
+	case "", "text":
+		x := &expText{w: bw, res: res, brief: opt.Brief}
+		x.write()
+	case "tsv":
+		writeExperimentTSV(bw, res)
+	case "json":
+		err = writeExperimentJSON(bw, res)
+	default:
+		return fmt.Errorf("unknown output format %q (text, tsv or json)", opt.Format)
+	}
+	if err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// grid is a table of text cells printed with aligned columns: numbers
+// right-aligned, text left-aligned.
+type grid struct {
+	head  []string
+	right []bool
+	rows  [][]string
+}
+
+func (g *grid) add(cells ...string) { g.rows = append(g.rows, cells) }
+
+func (g *grid) write(w *bufio.Writer, indent string) {
+	width := make([]int, len(g.head))
+	for c, h := range g.head {
+		width[c] = len(h)
+	}
+	for _, r := range g.rows {
+		for c, s := range r {
+			width[c] = max(width[c], len(s))
+		}
+	}
+	line := func(cells []string) {
+		var b strings.Builder
+		b.WriteString(indent)
+		for c, s := range cells {
+			if c > 0 {
+				b.WriteString("  ")
+			}
+			switch {
+			case g.right[c]:
+				b.WriteString(padLeft(s, width[c]))
+			case c == len(cells)-1:
+				b.WriteString(s)
+			default:
+				b.WriteString(padRight(s, width[c]))
+			}
+		}
+		w.WriteString(strings.TrimRight(b.String(), " ") + "\n")
+	}
+	line(g.head)
+	for _, r := range g.rows {
+		line(r)
+	}
+}
+
+// expText writes the text report.
+type expText struct {
+	w       *bufio.Writer
+	res     *experiment.Result
+	brief   bool
+	printed bool
+}
+
+func (x *expText) section(title string) {
+	if x.printed {
+		x.w.WriteString("\f\n")
+	}
+	x.printed = true
+	x.w.WriteString(title + "\n\n")
+}
+
+// para writes an explanation, wrapped, unless -b.
+func (x *expText) para(text string) {
+	if x.brief {
+		return
+	}
+	x.w.WriteString(wrap(text, 76) + "\n\n")
+}
+
+func wrap(text string, width int) string {
+	var b strings.Builder
+	col := 0
+	for _, word := range strings.Fields(text) {
+		if col > 0 && col+1+len(word) > width {
+			b.WriteString("\n")
+			col = 0
+		} else if col > 0 {
+			b.WriteString(" ")
+			col++
+		}
+		b.WriteString(word)
+		col += len(word)
+	}
+	return b.String()
+}
+
+func (x *expText) write() {
+	for _, t := range x.res.Perdac {
+		x.perdac(t)
+	}
+	for _, s := range x.res.Scala {
+		x.scala(s)
+	}
+	for i := range x.res.Ranges {
+		x.ranges(&x.res.Ranges[i])
+	}
+	if !x.printed {
+		x.w.WriteString("Nothing to report.\n")
+	}
+}
+
+func f3(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
+func f1(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+func gv(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
+
+func (x *expText) perdac(t *experiment.PerdacTable) {
+	x.section("Statistics over " + t.Over + " (PERDAC)")
+	var others string
+	switch len(t.Others) {
+	case 0:
+		others = ""
+	case 1:
+		others = " for one value of " + t.Others[0]
+	default:
+		others = " for one combination of " + strings.Join(t.Others, ", ")
+	}
+	order := "share: the function's spread of self seconds (largest minus smallest run) as a percentage of the average run's time, so that the rows that can explain the most seconds come first"
+	if t.SortByRSD {
+		order = "re_sdev, as PERDAC's analyzer orders them"
+	}
+	x.para(fmt.Sprintf("This table shows which functions behave differently as %s varies. "+
+		"Each row is one metric of one function%s, summarised over the values of %s: "+
+		"the average, the standard deviation (the population one, dividing by n, as PERDAC computes it), "+
+		"that deviation as a percentage of the average (re_sdev), and the smallest and largest values with the %s where each occurs. "+
+		"Only rows whose re_sdev is above %g%% are listed (%d of %d); they are sorted by %s. "+
+		"Times are in seconds, per-call metrics in milliseconds, divided by the calls of each run before the statistics "+
+		"(a run without calls has no per-call value: n counts the values). "+
+		"A function missing from the executable of a run counts as zero there; 'absent' says where.",
+		t.Over, others, t.Over, t.Over, t.Threshold, len(t.Rows), t.Candidates, order))
+	if len(t.Rows) == 0 {
+		fmt.Fprintf(x.w, "No metric of any function varies by more than %g%% over %s.\n\n", t.Threshold, t.Over)
+		return
+	}
+	g := &grid{head: append(append([]string{"function"}, t.Others...), "metric", "average", "stdev", "re_sdev", "min", "minloc", "max", "maxloc", "n", "share%", "absent")}
+	g.right = make([]bool, len(g.head))
+	for c := len(t.Others) + 2; c < len(g.head)-1; c++ {
+		g.right[c] = true
+	}
+	g.right[len(t.Others)+6] = false // minloc
+	g.right[len(t.Others)+8] = false // maxloc
+	for _, r := range t.Rows {
+		absent := "-"
+		if r.Absent > 0 {
+			absent = fmt.Sprintf("%d of %d runs, first %s", r.Absent, r.Runs, r.AbsentAt)
+		}
+		cells := append(append([]string{r.Name}, r.Group...), r.Metric, f3(r.Mean), f3(r.Stdev), f1(r.RSD),
+			f3(r.Min), r.MinAt, f3(r.Max), r.MaxAt, strconv.Itoa(r.N), f1(r.Share), absent)
+		g.add(cells...)
+	}
+	g.write(x.w, "")
+	x.w.WriteString("\n")
+}
+
+func (x *expText) scala(s *experiment.ScalaReport) {
+	cfg := x.res.Config
+	title := "Isospeed scalability (SCALA)"
+	if s.Combination != "" {
+		title += " for " + s.Combination
+	}
+	x.section(title)
+	x.para(fmt.Sprintf("Each run's time is its ranks' %s (--time-of-run=%s). The average unit speed of a run is W/(p·T), "+
+		"with W the work (column %s) and p the processes (column %s). The isospeed scalability psi(p, p') = p'·W/(p·W') compares "+
+		"the initial run (p, W) with the work W' that keeps the same average unit speed at p'; W' is interpolated "+
+		"(linearly in log-log space) between the two works measured at p' whose speeds bracket it. 1 is ideal; "+
+		"smaller values mean that the work must grow faster than the processes to keep the speed. "+
+		"n/b marks a speed the runs at p' do not bracket: measure a larger (or smaller) work there.",
+		reductionWords(cfg.TimeOfRun), cfg.TimeOfRun, cfg.WorkDim, cfg.ProcsDim))
+	for _, n := range s.Notes {
+		x.w.WriteString("Note: " + n + "\n")
+	}
+	if len(s.Points) == 0 {
+		x.w.WriteString("\n")
+		return
+	}
+	g := &grid{head: []string{cfg.ProcsDim, cfg.WorkDim, "time s", "speed"}, right: []bool{true, true, true, true}}
+	for _, pt := range s.Points {
+		g.add(gv(pt.P), gv(pt.W), f3(pt.T), gv(pt.Speed()))
+	}
+	g.write(x.w, "")
+	x.w.WriteString("\n")
+
+	m := s.Matrix
+	g = &grid{head: []string{"psi(p, p')"}, right: []bool{false}}
+	for _, q := range m.Procs {
+		g.head = append(g.head, "p'="+gv(q))
+		g.right = append(g.right, true)
+	}
+	for i, p := range m.Procs {
+		row := []string{fmt.Sprintf("p=%s (W=%s)", gv(p), gv(m.Initial[i].W))}
+		for j := range m.Procs {
+			switch {
+			case j < i:
+				row = append(row, "-")
+			case !m.Cells[i][j].OK:
+				row = append(row, "n/b")
+			default:
+				row = append(row, f3(m.Cells[i][j].Psi))
+			}
+		}
+		g.add(row...)
+	}
+	g.write(x.w, "")
+	x.w.WriteString("\n")
+	if !x.brief && len(s.Pairs) > 0 {
+		x.w.WriteString("Every run against every larger process count:\n")
+		g = &grid{head: []string{"p", "W", "p'", "W'", "psi"}, right: []bool{true, true, true, true, true}}
+		for _, sc := range s.Pairs {
+			if sc.OK {
+				g.add(gv(sc.From.P), gv(sc.From.W), gv(sc.To), gv(sc.WPrime), f3(sc.Psi))
+			} else {
+				g.add(gv(sc.From.P), gv(sc.From.W), gv(sc.To), "n/b", "n/b")
+			}
+		}
+		g.write(x.w, "  ")
+		x.w.WriteString("\n")
+	}
+	x.functions(s)
+}
+
+func reductionWords(r experiment.Reduction) string {
+	switch r {
+	case experiment.ReduceSum:
+		return "total (sum)"
+	case experiment.ReduceMean:
+		return "mean"
+	}
+	return "largest time, the critical path of a bulk-synchronous job"
+}
+
+func (x *expText) functions(s *experiment.ScalaReport) {
+	if len(s.Functions) == 0 {
+		return
+	}
+	cfg := x.res.Config
+	init := s.Matrix.Initial[0]
+	predict := ""
+	if cfg.Predict > 0 {
+		predict = " Functions are ranked by the time their model predicts at p=" + gv(cfg.Predict)
+		if s.VaryW {
+			predict += ", W=" + gv(s.PredictWork(cfg))
+		}
+		predict += "."
+	}
+	x.para(fmt.Sprintf("The top functions by self time, with their own time in place of the run's: psi from p=%s, W=%s. "+
+		"The model is the time fitted as C0 + C1·p^i·log2(p)^j%s (the normal form of Extra-P) by least squares on relative errors, "+
+		"choosing the form with a penalty for each extra coefficient; 'fit' is the root mean square relative error. "+
+		"'grows' marks a function whose time increases with p.%s",
+		gv(init.P), gv(init.W), map[bool]string{true: "·W^k", false: ""}[s.VaryW], predict))
+	g := &grid{head: []string{"function", "time s"}, right: []bool{false, true}}
+	for _, q := range s.Matrix.Procs[1:] {
+		g.head = append(g.head, fmt.Sprintf("psi(%s,%s)", gv(init.P), gv(q)))
+		g.right = append(g.right, true)
+	}
+	g.head = append(g.head, "model", "fit")
+	g.right = append(g.right, false, true)
+	if cfg.Predict > 0 {
+		g.head = append(g.head, "at p="+gv(cfg.Predict))
+		g.right = append(g.right, true)
+	}
+	g.head = append(g.head, "")
+	g.right = append(g.right, false)
+	for _, f := range s.Functions {
+		row := []string{f.Name, f3(f.Time)}
+		for _, sc := range f.Psi {
+			switch {
+			case sc.From.T == 0:
+				row = append(row, "-")
+			case !sc.OK:
+				row = append(row, "n/b")
+			default:
+				row = append(row, f3(sc.Psi))
+			}
+		}
+		fit := "-"
+		if f.Model.OK {
+			fit = f1(100*f.Model.RelErr) + "%"
+		}
+		row = append(row, f.Model.String(), fit)
+		if cfg.Predict > 0 {
+			if f.Model.OK {
+				row = append(row, f3(f.Predicted))
+			} else {
+				row = append(row, "-")
+			}
+		}
+		mark := ""
+		if f.Grows {
+			mark = "grows"
+		}
+		g.add(append(row, mark)...)
+	}
+	g.write(x.w, "")
+	x.w.WriteString("\n")
+}
+
+func (x *expText) ranges(r *experiment.RangeResult) {
+	title := fmt.Sprintf("Range comparison over %s: %s and %s", r.Dim, r.Slower, r.Faster)
+	if r.Context != "" {
+		title += " (" + r.Context + ")"
+	}
+	x.section(title)
+	if r.Problem != "" {
+		x.w.WriteString("No comparison: " + r.Problem + ".\n\n")
+		return
+	}
+	c := &r.Comparison
+	x.para("From the initial state (the smallest process count and work measured for both), alpha is the slower " +
+		"combination's time over the faster one's. Walking p' up through the process counts measured for both, " +
+		"the scalabilities Phi (of the slower) and Psi (of the faster) are computed from the same initial state; " +
+		"the first p' where Phi > alpha·Psi is the smallest scaled crossing point (SCALA's Definition 1 and Fig. 2): " +
+		"there the initially slower combination, run at its scaled work W', becomes faster than the other at its scaled work W*. " +
+		"The same is checked directly on the execution times at the scaled works, interpolated in the measured times, " +
+		"and, where measured, on the times at the initial work itself (the unscaled crossing).")
+	fmt.Fprintf(x.w, "initial state: p=%s, W=%s: %s takes %s s, %s %s s",
+		gv(c.Initial.P), gv(c.Initial.W), c.Slower, f3(c.Initial.T), c.Faster, f3(c.TFaster))
+	if c.Equal {
+		x.w.WriteString("; equal times, so no crossing point is defined.\n\n")
+		return
+	}
+	fmt.Fprintf(x.w, "; alpha = %s (%s is faster)\n\n", f3(c.Alpha), c.Faster)
+	g := &grid{head: []string{"p'", "Phi(p,p')", "alpha*Psi(p,p')", "crossing", "t(W') s", "T(W*) s", "t(W) s", "T(W) s"},
+		right: []bool{true, true, true, false, true, true, true, true}}
+	for _, st := range c.Steps {
+		row := []string{gv(st.To)}
+		if st.Phi.OK && st.Psi.OK {
+			row = append(row, f3(st.Phi.Psi), f3(c.Alpha*st.Psi.Psi), yesNo(st.Crossing))
+		} else {
+			row = append(row, orNB(st.Phi), orNBScaled(st.Psi, c.Alpha), "unknown")
+		}
+		if st.TimesKnown {
+			row = append(row, f3(st.TSlow), f3(st.TFast))
+		} else {
+			row = append(row, "-", "-")
+		}
+		if st.FixedKnown {
+			row = append(row, f3(st.TSlowAtW), f3(st.TFastAtW))
+		} else {
+			row = append(row, "-", "-")
+		}
+		g.add(row...)
+	}
+	g.write(x.w, "")
+	x.w.WriteString("\n")
+	p := gv(c.Initial.P)
+	switch {
+	case c.Crossing > 0:
+		fmt.Fprintf(x.w, "smallest scaled crossing point: p'=%s; %s is faster for %s <= p' < %s\n", gv(c.Crossing), c.Faster, p, gv(c.Crossing))
+	case c.Limit > 0:
+		fmt.Fprintf(x.w, "smallest scaled crossing point: none up to p'=%s; %s is faster for %s <= p' <= %s\n", gv(c.Limit), c.Faster, p, gv(c.Limit))
+	default:
+		x.w.WriteString("smallest scaled crossing point: unknown: the runs at no p' bracket both initial speeds\n")
+	}
+	fmt.Fprintf(x.w, "by execution times at the scaled works: %s\n", crossingWords(c.ByTime, c.TimeLimit))
+	fmt.Fprintf(x.w, "at the initial work W=%s itself: %s\n\n", gv(c.Initial.W), crossingWords(c.Fixed, c.FixedLimit))
+}
+
+func crossingWords(p, limit float64) string {
+	switch {
+	case p > 0:
+		return "p'=" + gv(p)
+	case limit > 0:
+		return "none up to p'=" + gv(limit)
+	}
+	return "unknown (not measured)"
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func orNB(sc experiment.Scaling) string {
+	if sc.OK {
+		return f3(sc.Psi)
+	}
+	return "n/b"
+}
+
+func orNBScaled(sc experiment.Scaling, alpha float64) string {
+	if sc.OK {
+		return f3(alpha * sc.Psi)
+	}
+	return "n/b"
+}
+
+// tsv writes one table of tab-separated values: the header, the rows, then
+// an empty line.
+func tsv(w *bufio.Writer, head []string, rows [][]string) {
+	w.WriteString(strings.Join(head, "\t") + "\n")
+	for _, r := range rows {
+		for i := range r {
+			r[i] = strings.NewReplacer("\t", " ", "\n", " ").Replace(r[i])
+		}
+		w.WriteString(strings.Join(r, "\t") + "\n")
+	}
+	w.WriteString("\n")
+}
+
+func full(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// writeExperimentTSV writes every table as tab-separated values; the first
+// column's name tells the tables apart: over (PERDAC), combination (the
+// runs), from_p (isospeed pairs), function (per-function view),
+// compared (range comparison).
+func writeExperimentTSV(w *bufio.Writer, res *experiment.Result) {
+	for _, t := range res.Perdac {
+		head := append(append([]string{"over", "function"}, t.Others...), "metric", "n", "average", "stdev", "re_sdev", "min", "minloc", "max", "maxloc", "share", "absent", "absent_first")
+		var rows [][]string
+		for _, r := range t.Rows {
+			rows = append(rows, append(append([]string{t.Over, r.Name}, r.Group...), r.Metric, strconv.Itoa(r.N),
+				full(r.Mean), full(r.Stdev), full(r.RSD), full(r.Min), r.MinAt, full(r.Max), r.MaxAt, full(r.Share),
+				strconv.Itoa(r.Absent), r.AbsentAt))
+		}
+		tsv(w, head, rows)
+	}
+	if len(res.Scala) > 0 {
+		var runs, pairs, funcs [][]string
+		for _, s := range res.Scala {
+			for _, pt := range s.Points {
+				runs = append(runs, []string{s.Combination, full(pt.P), full(pt.W), full(pt.T), full(pt.Speed())})
+			}
+			for _, sc := range s.Pairs {
+				pairs = append(pairs, scalingRow(s.Combination, "", sc))
+			}
+			for _, f := range s.Functions {
+				m := f.Model
+				model := []string{m.String(), "", "", "", "", "", "", "", "", ""}
+				if m.OK {
+					model = []string{m.String(), full(m.C0), full(m.C1), full(m.I), full(m.J), full(m.K), full(m.RelErr), strconv.FormatBool(f.Grows), "", ""}
+					if res.Config.Predict > 0 {
+						model[8], model[9] = full(res.Config.Predict), full(f.Predicted)
+					}
+				}
+				funcs = append(funcs, append([]string{f.Name, s.Combination, full(f.Time)}, model...))
+				for _, sc := range f.Psi {
+					if sc.From.T > 0 {
+						pairs = append(pairs, scalingRow(s.Combination, f.Name, sc))
+					}
+				}
+			}
+		}
+		tsv(w, []string{"combination", "procs", "work", "time", "speed"}, runs)
+		tsv(w, []string{"from_p", "combination", "function", "from_work", "from_time", "to_p", "scaled_work", "psi"}, pairs)
+		tsv(w, []string{"function", "combination", "time", "model", "c0", "c1", "p_exp", "log_exp", "work_exp", "rel_err", "grows", "predict_p", "predicted"}, funcs)
+	}
+	if len(res.Ranges) > 0 {
+		var rows [][]string
+		for _, r := range res.Ranges {
+			if r.Problem != "" {
+				rows = append(rows, []string{r.Dim, r.Context, r.Slower, r.Faster, "", "", "", "", "", "", "", "", "", "", "", r.Problem})
+				continue
+			}
+			c := &r.Comparison
+			for _, st := range c.Steps {
+				row := []string{r.Dim, r.Context, c.Slower, c.Faster, full(c.Initial.P), full(c.Initial.W), full(c.Alpha), full(st.To),
+					psiOrEmpty(st.Phi), psiOrEmpty(st.Psi), "", "", "", "", "", ""}
+				if st.Phi.OK && st.Psi.OK {
+					row[10] = strconv.FormatBool(st.Crossing)
+				}
+				if st.TimesKnown {
+					row[11], row[12], row[13] = full(st.TSlow), full(st.TFast), strconv.FormatBool(st.ByTime)
+				}
+				if st.FixedKnown {
+					row[14] = strconv.FormatBool(st.Fixed)
+				}
+				rows = append(rows, row)
+			}
+		}
+		tsv(w, []string{"compared", "context", "slower", "faster", "p", "work", "alpha", "to_p", "phi", "psi", "crossing", "t_slow_scaled", "t_fast_scaled", "crossing_by_time", "crossing_at_work", "problem"}, rows)
+	}
+}
+
+func psiOrEmpty(sc experiment.Scaling) string {
+	if sc.OK {
+		return full(sc.Psi)
+	}
+	return ""
+}
+
+func scalingRow(combo, fn string, sc experiment.Scaling) []string {
+	w, psi := "", ""
+	if sc.OK {
+		w, psi = full(sc.WPrime), full(sc.Psi)
+	}
+	return []string{full(sc.From.P), combo, fn, full(sc.From.W), full(sc.From.T), full(sc.To), w, psi}
+}
+
+// The JSON document: the same tables, numbers in full precision, null
+// where a value is not defined.
+type (
+	jsonExperiment struct {
+		Perdac []jsonPerdac `json:"perdac"`
+		Scala  []jsonScala  `json:"scala"`
+		Ranges []jsonRange  `json:"ranges"`
+	}
+	jsonPerdac struct {
+		Over       string          `json:"over"`
+		Others     []string        `json:"others"`
+		Threshold  float64         `json:"threshold"`
+		Sort       string          `json:"sort"`
+		Candidates int             `json:"candidates"`
+		Rows       []jsonPerdacRow `json:"rows"`
+	}
+	jsonPerdacRow struct {
+		Function string            `json:"function"`
+		Group    map[string]string `json:"group"`
+		Metric   string            `json:"metric"`
+		N        int               `json:"n"`
+		Average  float64           `json:"average"`
+		Stdev    float64           `json:"stdev"`
+		RSD      float64           `json:"re_sdev"`
+		Min      float64           `json:"min"`
+		MinLoc   string            `json:"minloc"`
+		Max      float64           `json:"max"`
+		MaxLoc   string            `json:"maxloc"`
+		Share    float64           `json:"share"`
+		Absent   int               `json:"absent"`
+		AbsentAt string            `json:"absent_first,omitempty"`
+	}
+	jsonScala struct {
+		Combination string         `json:"combination"`
+		Runs        []jsonRun      `json:"runs"`
+		Procs       []float64      `json:"procs"`
+		Matrix      [][]*float64   `json:"matrix"`
+		Pairs       []jsonScaling  `json:"pairs"`
+		Functions   []jsonFunction `json:"functions"`
+		Notes       []string       `json:"notes,omitempty"`
+	}
+	jsonRun struct {
+		P     float64 `json:"procs"`
+		W     float64 `json:"work"`
+		T     float64 `json:"time"`
+		Speed float64 `json:"speed"`
+	}
+	jsonScaling struct {
+		P      float64  `json:"p"`
+		W      float64  `json:"work"`
+		To     float64  `json:"to_p"`
+		WPrime *float64 `json:"scaled_work"`
+		Psi    *float64 `json:"psi"`
+	}
+	jsonFunction struct {
+		Name      string        `json:"function"`
+		Time      float64       `json:"time"`
+		Psi       []jsonScaling `json:"psi"`
+		Model     *jsonModel    `json:"model"`
+		Predicted *float64      `json:"predicted,omitempty"`
+	}
+	jsonModel struct {
+		Form   string  `json:"form"`
+		C0     float64 `json:"c0"`
+		C1     float64 `json:"c1"`
+		I      float64 `json:"p_exp"`
+		J      float64 `json:"log_exp"`
+		K      float64 `json:"work_exp"`
+		RelErr float64 `json:"rel_err"`
+		Grows  bool    `json:"grows"`
+	}
+	jsonRange struct {
+		Dim      string     `json:"compared"`
+		Context  string     `json:"context"`
+		Slower   string     `json:"slower"`
+		Faster   string     `json:"faster"`
+		Problem  string     `json:"problem,omitempty"`
+		P        float64    `json:"p,omitempty"`
+		W        float64    `json:"work,omitempty"`
+		Alpha    float64    `json:"alpha,omitempty"`
+		Steps    []jsonStep `json:"steps,omitempty"`
+		Crossing *float64   `json:"crossing"`
+		ByTime   *float64   `json:"crossing_by_time"`
+		Fixed    *float64   `json:"crossing_at_work"`
+	}
+	jsonStep struct {
+		To       float64  `json:"to_p"`
+		Phi      *float64 `json:"phi"`
+		Psi      *float64 `json:"psi"`
+		Crossing *bool    `json:"crossing"`
+		TSlow    *float64 `json:"t_slow_scaled"`
+		TFast    *float64 `json:"t_fast_scaled"`
+	}
+)
+
+func ptr[T any](v T) *T { return &v }
+
+func jsonScalingOf(sc experiment.Scaling) jsonScaling {
+	j := jsonScaling{P: sc.From.P, W: sc.From.W, To: sc.To}
+	if sc.OK {
+		j.WPrime, j.Psi = ptr(sc.WPrime), ptr(sc.Psi)
+	}
+	return j
+}
+
+func nonZero(v float64) *float64 {
+	if v == 0 {
+		return nil
+	}
+	return &v
+}
+
+func writeExperimentJSON(w *bufio.Writer, res *experiment.Result) error {
+	doc := jsonExperiment{Perdac: []jsonPerdac{}, Scala: []jsonScala{}, Ranges: []jsonRange{}}
+	for _, t := range res.Perdac {
+		jp := jsonPerdac{Over: t.Over, Others: append([]string{}, t.Others...), Threshold: t.Threshold, Sort: "share", Candidates: t.Candidates, Rows: []jsonPerdacRow{}}
+		if t.SortByRSD {
+			jp.Sort = "rsd"
+		}
+		for _, r := range t.Rows {
+			group := map[string]string{}
+			for i, d := range t.Others {
+				group[d] = r.Group[i]
+			}
+			jp.Rows = append(jp.Rows, jsonPerdacRow{Function: r.Name, Group: group, Metric: r.Metric, N: r.N, Average: r.Mean,
+				Stdev: r.Stdev, RSD: r.RSD, Min: r.Min, MinLoc: r.MinAt, Max: r.Max, MaxLoc: r.MaxAt, Share: r.Share,
+				Absent: r.Absent, AbsentAt: r.AbsentAt})
+		}
+		doc.Perdac = append(doc.Perdac, jp)
+	}
+	for _, s := range res.Scala {
+		js := jsonScala{Combination: s.Combination, Procs: s.Matrix.Procs, Notes: s.Notes, Runs: []jsonRun{}, Pairs: []jsonScaling{}, Functions: []jsonFunction{}}
+		for _, pt := range s.Points {
+			js.Runs = append(js.Runs, jsonRun{pt.P, pt.W, pt.T, pt.Speed()})
+		}
+		for i := range s.Matrix.Cells {
+			row := make([]*float64, len(s.Matrix.Procs))
+			for j := i; j < len(row); j++ {
+				if sc := s.Matrix.Cells[i][j]; sc.OK {
+					row[j] = ptr(sc.Psi)
+				}
+			}
+			js.Matrix = append(js.Matrix, row)
+		}
+		for _, sc := range s.Pairs {
+			js.Pairs = append(js.Pairs, jsonScalingOf(sc))
+		}
+		for _, f := range s.Functions {
+			jf := jsonFunction{Name: f.Name, Time: f.Time, Psi: []jsonScaling{}}
+			for _, sc := range f.Psi {
+				jf.Psi = append(jf.Psi, jsonScalingOf(sc))
+			}
+			if m := f.Model; m.OK {
+				jf.Model = &jsonModel{Form: m.String(), C0: m.C0, C1: m.C1, I: m.I, J: m.J, K: m.K, RelErr: m.RelErr, Grows: f.Grows}
+				if res.Config.Predict > 0 {
+					jf.Predicted = ptr(f.Predicted)
+				}
+			}
+			js.Functions = append(js.Functions, jf)
+		}
+		doc.Scala = append(doc.Scala, js)
+	}
+	for _, r := range res.Ranges {
+		jr := jsonRange{Dim: r.Dim, Context: r.Context, Slower: r.Slower, Faster: r.Faster, Problem: r.Problem}
+		if r.Problem == "" {
+			c := &r.Comparison
+			jr.P, jr.W, jr.Alpha = c.Initial.P, c.Initial.W, c.Alpha
+			jr.Crossing, jr.ByTime, jr.Fixed = nonZero(c.Crossing), nonZero(c.ByTime), nonZero(c.Fixed)
+			for _, st := range c.Steps {
+				js := jsonStep{To: st.To}
+				if st.Phi.OK {
+					js.Phi = ptr(st.Phi.Psi)
+				}
+				if st.Psi.OK {
+					js.Psi = ptr(st.Psi.Psi)
+				}
+				if st.Phi.OK && st.Psi.OK {
+					js.Crossing = ptr(st.Crossing)
+				}
+				if st.TimesKnown {
+					js.TSlow, js.TFast = ptr(st.TSlow), ptr(st.TFast)
+				}
+				jr.Steps = append(jr.Steps, js)
+			}
+		}
+		doc.Ranges = append(doc.Ranges, jr)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return fmt.Errorf("writing JSON: %w", err)
+	}
+	return nil
+}

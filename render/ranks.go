@@ -1,0 +1,390 @@
+package render
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/egprof/egprof/ranks"
+)
+
+// RankOptions are the display settings of the rank analysis.
+type RankOptions struct {
+	Brief bool // -b: no explanations
+	// Top is the number of regions listed in the text tables
+	// (ranks.DefaultTop when 0); TSV and JSON list every region.
+	Top int
+	// AfterOther tells that other sections were printed before, so the
+	// analysis starts with a form feed like every gprof section after the
+	// first.
+	AfterOther bool
+}
+
+// RankText writes the rank analysis as aligned text tables.
+func RankText(w io.Writer, r *ranks.Report, opt RankOptions) error {
+	bw := bufio.NewWriter(w)
+	top := opt.Top
+	if top <= 0 {
+		top = ranks.DefaultTop
+	}
+	para := func(s string) {
+		if !opt.Brief {
+			bw.WriteString(rankWrap(s, 78))
+			bw.WriteString("\n")
+		}
+	}
+	if opt.AfterOther {
+		bw.WriteString("\f\n")
+	}
+	nRegions := len(r.Regions)
+	fmt.Fprintf(bw, "MPI rank analysis: %d %s (%s), %s seconds in %d code %s, sampled at %d Hz\n",
+		r.P, rankPlural(r.P, "rank", "ranks"), r.RankList, fixed(r.TotalSeconds, 0, 2), nRegions, rankPlural(nRegions, "region", "regions"), r.HZ)
+	bw.WriteString("A rank that never ran a region counts as zero time in it.\n\n")
+	para("Times are self seconds, summed over the ranks unless marked per rank. " +
+		"Every index is taken over all ranks. The index of dispersion ID (Calzarossa, Massari and " +
+		"Tessera) is the distance between the ranks' shares of a time and the equal " +
+		"share 1/P: 0 when perfectly balanced, up to sqrt(1-1/P) when one rank does " +
+		"everything. The scaled index SID weighs it by the share of the total time, " +
+		"so the largest SID marks the imbalance that costs most.")
+
+	// Activities.
+	bw.WriteString("Activities, most costly imbalance (SID_A) first:\n\n")
+	at := newRankTable("activity", ">seconds", ">share", ">ID_A", ">SID_A", ">regions", "heaviest region")
+	for _, a := range r.Activities {
+		at.row(a.Name, fixed(a.Seconds, 0, 2), rankPct(a.Share), a.ID.Format(5), a.SID.Format(5), strconv.Itoa(a.Regions), a.Heaviest)
+	}
+	at.write(bw)
+	bw.WriteString("\n")
+	if r.DominantActivity != "" {
+		fmt.Fprintf(bw, "Dominant activity: %s. Dominant code region: %s.\n\n", r.DominantActivity, r.DominantRegion)
+	}
+	para("ID_A averages the indices of an activity over the regions, weighted by " +
+		"the regions' time in it; SID_A scales ID_A by the activity's share of the " +
+		"total time.")
+
+	// Regions and their indices.
+	shown := r.Regions[:min(top, len(r.Regions))]
+	fmt.Fprintf(bw, "Code regions, most costly imbalance (SID_C) first (%d of %d):\n\n", len(shown), len(r.Regions))
+	rt := newRankTable(">SID_C", ">ID_C", ">seconds", ">share", "activity", ">calls", ">ID_calls", "name")
+	for _, g := range shown {
+		rt.row(g.SID.Format(5), g.ID.Format(5), fixed(g.Seconds, 0, 2), rankPct(g.Share), g.Activity,
+			strconv.FormatUint(g.Calls, 10), g.CallsID.Format(5), g.Name)
+	}
+	rt.write(bw)
+	bw.WriteString("\n")
+	para("ID_C averages a region's indices over its activities, weighted by its " +
+		"time in each; SID_C scales ID_C by the region's share of the total time. " +
+		"ID_calls is the same index over the ranks' call counts: 0 when every rank " +
+		"made the same number of calls.")
+
+	// Spread per region.
+	bw.WriteString("Spread of the ranks' times in these regions (seconds per rank):\n\n")
+	st := newRankTable(">mean", ">median", ">min", ">rank", ">max", ">rank", ">idle", ">stdev", ">CV", ">max/mean", ">low15%", ">high15%", "name")
+	approx := false
+	for _, g := range shown {
+		name := g.Name
+		if !g.Exact && (g.Low.Defined || g.High.Defined) {
+			name += " ~"
+			approx = true
+		}
+		st.row(fixed(g.Mean, 0, 4), fixed(g.Median, 0, 4), fixed(g.Min, 0, 4), strconv.Itoa(g.MinRank), fixed(g.Max, 0, 4), strconv.Itoa(g.MaxRank),
+			strconv.Itoa(g.ZeroRanks), fixed(g.Stdev, 0, 4), g.CV.Format(3), g.MaxOverMean.Format(3),
+			rankPctMetric(g.Low), rankPctMetric(g.High), name)
+	}
+	st.write(bw)
+	bw.WriteString("\n")
+	para("min and max are reached first by the rank shown; idle counts the ranks " +
+		"with no time in the region. CV is the standard deviation over the mean " +
+		"(population formula); max/mean is how much longer the slowest rank took " +
+		"than the average. low15% and high15% are the shares of ranks whose time " +
+		"falls in the lowest and highest 15% of the region's range [min, max].")
+	if approx {
+		para("~ marks regions where some ranks took 256 samples or more: their median, low15% " +
+			"and high15% are counted from buckets at most 0.8% wide.")
+	}
+
+	// ID_ij matrix.
+	if len(r.Matrix.Regions) > 0 && len(r.Matrix.Activities) > 0 {
+		bw.WriteString("Index of dispersion ID_ij of each activity in the top regions:\n\n")
+		cols := make([]string, 0, len(r.Matrix.Activities)+1)
+		for _, a := range r.Matrix.Activities {
+			cols = append(cols, ">"+a)
+		}
+		mt := newRankTable(append(cols, "name")...)
+		for i, name := range r.Matrix.Regions {
+			cells := make([]string, 0, len(cols)+1)
+			for j := range r.Matrix.Activities {
+				if r.Matrix.Seconds[i][j] == 0 {
+					cells = append(cells, "-")
+				} else {
+					cells = append(cells, r.Matrix.ID[i][j].Format(5))
+				}
+			}
+			mt.row(append(cells, name)...)
+		}
+		mt.write(bw)
+		bw.WriteString("\n")
+		para("A dash marks an activity the region does not perform.")
+	}
+
+	// Clusters of ranks.
+	if len(r.ClusterRegions) > 0 {
+		fmt.Fprintf(bw, "Clusters of ranks (k-means over their times in the %d most imbalanced regions):\n\n", len(r.ClusterRegions))
+	} else {
+		bw.WriteString("Clusters of ranks:\n\n")
+	}
+	ct := newRankTable(">cluster", ">ranks", "members", "what sets it apart")
+	for k, c := range r.RankClusters {
+		var apart []string
+		for _, s := range c.Separating {
+			apart = append(apart, fmt.Sprintf("%s %+.0f%% (%+.3gs)", s.Region, 100*s.Difference, s.Seconds))
+		}
+		ct.row(strconv.Itoa(k+1), strconv.Itoa(c.Size), shortRanks(c.Members, c.Ranks), strings.Join(apart, ", "))
+	}
+	ct.write(bw)
+	bw.WriteString("\n")
+	if len(r.RankClusters) > 1 {
+		para(fmt.Sprintf("The number of clusters is the one with the widest mean silhouette (%.2f). "+
+			"Next to each cluster are the regions where its ranks' mean time differs most "+
+			"from the other ranks', relative to the region's mean time per rank and in "+
+			"seconds per rank.", r.RankSilhouette))
+	} else {
+		para("No grouping of the ranks reaches a mean silhouette of 0.25, so the ranks form one cluster.")
+	}
+	if r.Truncated > 0 {
+		fmt.Fprintf(bw, "Note: %d %s kept only %d heaviest regions; %s time in other regions counts as zero in the clusters and plots.\n\n",
+			r.Truncated, rankPlural(r.Truncated, "rank", "ranks"), r.TopK, rankPlural(r.Truncated, "its", "their"))
+	}
+
+	// Clusters of regions.
+	if len(r.RegionClusters) > 0 {
+		bw.WriteString("Clusters of code regions (k-means over their standardised activity times):\n\n")
+		cols := []string{">cluster", ">regions", ">seconds", ">share"}
+		for _, a := range r.Matrix.Activities {
+			cols = append(cols, ">"+a)
+		}
+		gt := newRankTable(append(cols, "heaviest members")...)
+		for k, c := range r.RegionClusters {
+			cells := []string{strconv.Itoa(k + 1), strconv.Itoa(c.Size), fixed(c.Seconds, 0, 2), rankPct(c.Share)}
+			for _, m := range c.Mix {
+				cells = append(cells, rankPct(m))
+			}
+			members := strings.Join(c.Members, ", ")
+			if c.More > 0 {
+				members += fmt.Sprintf(" and %d more", c.More)
+			}
+			gt.row(append(cells, members)...)
+		}
+		gt.write(bw)
+		bw.WriteString("\n")
+		para("Each region is described by its time in each activity, standardised so " +
+			"that every activity weighs the same; the activity columns give the mix of " +
+			"each cluster's time.")
+	}
+	return bw.Flush()
+}
+
+// RankTSV writes every table of the rank analysis as tab-separated values:
+// each table starts with a line "#table<TAB>NAME", then a header line, then
+// one line per row; a blank line ends it. Undefined values are written as
+// "undefined". The tables are: summary, activities, regions, matrix,
+// rank_clusters and region_clusters.
+func RankTSV(w io.Writer, r *ranks.Report) error {
+	bw := bufio.NewWriter(w)
+	table := func(name string, header []string, rows [][]string) {
+		fmt.Fprintf(bw, "#table\t%s\n%s\n", name, strings.Join(header, "\t"))
+		for _, row := range rows {
+			for i, c := range row {
+				row[i] = strings.NewReplacer("\t", " ", "\n", " ").Replace(c)
+			}
+			bw.WriteString(strings.Join(row, "\t"))
+			bw.WriteString("\n")
+		}
+		bw.WriteString("\n")
+	}
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	m := func(v ranks.Metric) string {
+		if !v.Defined {
+			return "undefined"
+		}
+		return g(v.Value)
+	}
+	table("summary", []string{"executable", "ranks", "rank_list", "hz", "total_seconds", "dominant_activity", "dominant_region", "truncated_ranks"},
+		[][]string{{r.Exe, strconv.Itoa(r.P), r.RankList, strconv.FormatUint(uint64(r.HZ), 10), g(r.TotalSeconds), r.DominantActivity, r.DominantRegion, strconv.Itoa(r.Truncated)}})
+	var rows [][]string
+	for _, a := range r.Activities {
+		rows = append(rows, []string{a.Name, g(a.Seconds), g(a.Share), m(a.ID), m(a.SID), strconv.Itoa(a.Regions), a.Heaviest})
+	}
+	table("activities", []string{"activity", "seconds", "share", "id_a", "sid_a", "regions", "heaviest_region"}, rows)
+	rows = nil
+	for _, x := range r.Regions {
+		rows = append(rows, []string{x.Name, x.Activity, g(x.Seconds), g(x.Share), m(x.ID), m(x.SID),
+			g(x.Mean), g(x.Median), g(x.Min), strconv.Itoa(x.MinRank), g(x.Max), strconv.Itoa(x.MaxRank), strconv.Itoa(x.ZeroRanks),
+			g(x.Stdev), m(x.CV), m(x.MaxOverMean), m(x.Low), m(x.High), strconv.FormatBool(x.Exact),
+			strconv.FormatUint(x.Calls, 10), g(x.CallsMean), m(x.CallsID)})
+	}
+	table("regions", []string{"region", "activity", "seconds", "share", "id_c", "sid_c",
+		"mean", "median", "min", "min_rank", "max", "max_rank", "zero_ranks", "stdev", "cv", "max_over_mean", "low15", "high15", "low_high_exact",
+		"calls", "calls_mean", "id_calls"}, rows)
+	rows = nil
+	for i, name := range r.Matrix.Regions {
+		for j, a := range r.Matrix.Activities {
+			if r.Matrix.Seconds[i][j] > 0 {
+				rows = append(rows, []string{name, a, g(r.Matrix.Seconds[i][j]), m(r.Matrix.ID[i][j])})
+			}
+		}
+	}
+	table("matrix", []string{"region", "activity", "seconds", "id_ij"}, rows)
+	rows = nil
+	for k, c := range r.RankClusters {
+		var apart []string
+		for _, s := range c.Separating {
+			apart = append(apart, s.Region+"="+g(s.Difference))
+		}
+		rows = append(rows, []string{strconv.Itoa(k + 1), strconv.Itoa(c.Size), c.Ranks, strings.Join(apart, ",")})
+	}
+	table("rank_clusters", []string{"cluster", "size", "ranks", "separating"}, rows)
+	rows = nil
+	for k, c := range r.RegionClusters {
+		mix := make([]string, len(c.Mix))
+		for j, v := range c.Mix {
+			mix[j] = r.Matrix.Activities[j] + "=" + g(v)
+		}
+		rows = append(rows, []string{strconv.Itoa(k + 1), strconv.Itoa(c.Size), g(c.Seconds), g(c.Share), strings.Join(mix, ","),
+			strings.Join(c.Members, ","), strconv.Itoa(c.More)})
+	}
+	table("region_clusters", []string{"cluster", "size", "seconds", "share", "activity_mix", "members", "more"}, rows)
+	return bw.Flush()
+}
+
+// RankJSON writes the rank analysis as one JSON object (see ranks.Report
+// for the fields); undefined values are null.
+func RankJSON(w io.Writer, r *ranks.Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// rankTable lays out aligned columns; a header starting with '>' is
+// right-aligned. The last column is left unpadded.
+type rankTable struct {
+	head  []string
+	right []bool
+	rows  [][]string
+}
+
+func newRankTable(cols ...string) *rankTable {
+	t := &rankTable{}
+	for _, c := range cols {
+		r := strings.HasPrefix(c, ">")
+		t.head = append(t.head, strings.TrimPrefix(c, ">"))
+		t.right = append(t.right, r)
+	}
+	return t
+}
+
+func (t *rankTable) row(cells ...string) { t.rows = append(t.rows, cells) }
+
+func (t *rankTable) write(w *bufio.Writer) {
+	width := make([]int, len(t.head))
+	for _, r := range append([][]string{t.head}, t.rows...) {
+		for i, c := range r {
+			width[i] = max(width[i], len(c))
+		}
+	}
+	for _, r := range append([][]string{t.head}, t.rows...) {
+		var line strings.Builder
+		for i, c := range r {
+			if i > 0 {
+				line.WriteString("  ")
+			}
+			switch {
+			case t.right[i]:
+				line.WriteString(padLeft(c, width[i]))
+			case i == len(r)-1:
+				line.WriteString(c)
+			default:
+				line.WriteString(padRight(c, width[i]))
+			}
+		}
+		w.WriteString(strings.TrimRight(line.String(), " "))
+		w.WriteString("\n")
+	}
+}
+
+// shortRanks writes a cluster's ranks for the text report: as ranges
+// when short, as a stride ("0-1020 every 4th") when the ranks are evenly
+// spaced, else cut after about 60 characters (TSV and JSON have them all).
+func shortRanks(members []int, ranges string) string {
+	const limit = 60
+	if len(ranges) <= limit || len(members) < 3 {
+		return ranges
+	}
+	step := members[1] - members[0]
+	even := step > 1
+	for i := 2; i < len(members) && even; i++ {
+		even = members[i]-members[i-1] == step
+	}
+	if even {
+		return fmt.Sprintf("%d-%d every %s", members[0], members[len(members)-1], ordinal(step))
+	}
+	cut := strings.LastIndexByte(ranges[:limit], ',')
+	return ranges[:cut] + ",..."
+}
+
+// ordinal spells 2 as "2nd", 4 as "4th".
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return strconv.Itoa(n) + suffix
+}
+
+// rankPct formats a fraction as a percentage with one decimal.
+func rankPct(v float64) string { return strconv.FormatFloat(100*v, 'f', 1, 64) + "%" }
+
+// rankPctMetric formats a fraction as a percentage, or "undefined".
+func rankPctMetric(m ranks.Metric) string {
+	if !m.Defined {
+		return "undefined"
+	}
+	return rankPct(m.Value)
+}
+
+// rankPlural picks the singular or plural word.
+func rankPlural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// rankWrap fills s into lines of at most width bytes.
+func rankWrap(s string, width int) string {
+	var b strings.Builder
+	n := 0
+	for _, word := range strings.Fields(s) {
+		if n > 0 && n+1+len(word) > width {
+			b.WriteString("\n")
+			n = 0
+		}
+		if n > 0 {
+			b.WriteString(" ")
+			n++
+		}
+		b.WriteString(word)
+		n += len(word)
+	}
+	b.WriteString("\n")
+	return b.String()
+}

@@ -1,0 +1,153 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/egprof/egprof/ranks"
+)
+
+// rankReport analyses a synthetic job of p ranks over a hand-made layout:
+// "solve" is heavier on every fourth rank, "halo" grows with the rank,
+// "MPI_Barrier" is balanced, "io_flush" runs on rank 0 only.
+func rankReport(t *testing.T, p int) *ranks.Report {
+	t.Helper()
+	acts := ranks.DefaultActivities()
+	l := &ranks.Layout{
+		Config:     ranks.Config{Regions: "function", Activities: acts},
+		Regions:    []string{"solve", "halo", "MPI_Barrier", "io_flush", "main"},
+		Activities: []string{acts[0].Name, acts[1].Name, acts[2].Name, acts[3].Name, acts[4].Name, ranks.Computation},
+		Cells:      []ranks.Cell{{Region: 0, Activity: 5}, {Region: 1, Activity: 0}, {Region: 2, Activity: 2}, {Region: 3, Activity: 4}, {Region: 4, Activity: 5}},
+	}
+	s := ranks.NewSummary("prog", l, ranks.DefaultTopK)
+	r := rand.New(rand.NewPCG(41, 42))
+	for rank := range p {
+		tm := make([]uint64, len(l.Cells))
+		calls := make([]uint64, len(l.Cells))
+		tm[0] = uint64(200+r.IntN(20)) * ranks.FixedOne
+		if rank%4 == 0 {
+			tm[0] *= 2
+		}
+		tm[1] = uint64(50+100*rank/p+r.IntN(5)) * ranks.FixedOne
+		tm[2] = 30 * ranks.FixedOne
+		if rank == 0 {
+			tm[3] = 40 * ranks.FixedOne
+		}
+		calls[4] = 1
+		require.NoError(t, s.AddRank(rank, fmt.Sprintf("gmon.rank%d", rank), 100, tm, calls))
+	}
+	require.NoError(t, s.Normalize())
+	return ranks.Analyze(s, ranks.AnalyzeOptions{})
+}
+
+func TestRankText(t *testing.T) {
+	rep := rankReport(t, 256)
+	var b bytes.Buffer
+	require.NoError(t, RankText(&b, rep, RankOptions{Brief: true, AfterOther: true}))
+	out := b.String()
+	assert.True(t, strings.HasPrefix(out, "\f\nMPI rank analysis: 256 ranks (0-255)"), out)
+	for _, want := range []string{
+		"Activities, most costly imbalance (SID_A) first:",
+		"Code regions, most costly imbalance (SID_C) first (5 of 5):",
+		"Spread of the ranks' times",
+		"Index of dispersion ID_ij",
+		"Clusters of ranks",
+		"0-252 every 4th",
+		"Clusters of code regions",
+	} {
+		assert.Contains(t, out, want)
+	}
+	assert.NotContains(t, out, "NaN")
+	assert.Contains(t, out, "undefined", "main has calls but no time")
+	assert.Contains(t, out, "counts as zero time", "said even with -b")
+	assert.NotContains(t, out, "Times are self seconds", "-b: no explanations")
+
+	b.Reset()
+	require.NoError(t, RankText(&b, rep, RankOptions{Top: 2}))
+	out = b.String()
+	assert.True(t, strings.HasPrefix(out, "MPI rank analysis"))
+	assert.Contains(t, out, "(2 of 5)")
+	assert.Contains(t, out, "Times are self seconds")
+	for _, line := range strings.Split(out, "\n") {
+		assert.LessOrEqual(t, len(line), 200, "%q", line)
+	}
+}
+
+func TestRankTSVAndJSON(t *testing.T) {
+	rep := rankReport(t, 16)
+	var b bytes.Buffer
+	require.NoError(t, RankTSV(&b, rep))
+	var tables []string
+	for _, line := range strings.Split(b.String(), "\n") {
+		if name, ok := strings.CutPrefix(line, "#table\t"); ok {
+			tables = append(tables, name)
+		}
+	}
+	assert.Equal(t, []string{"summary", "activities", "regions", "matrix", "rank_clusters", "region_clusters"}, tables)
+
+	b.Reset()
+	require.NoError(t, RankJSON(&b, rep))
+	var back ranks.Report
+	require.NoError(t, json.Unmarshal(b.Bytes(), &back))
+	assert.Equal(t, rep.Regions, back.Regions)
+	assert.Equal(t, rep.Activities, back.Activities)
+	assert.Equal(t, rep.P, back.P)
+}
+
+// The charts are drawn for a handful of ranks and for thousands, and stay
+// of a reasonable size.
+func TestWriteRankPlots(t *testing.T) {
+	for _, p := range []int{1, 4, 4096} {
+		rep := rankReport(t, p)
+		dir := filepath.Join(t.TempDir(), "plots")
+		require.NoError(t, WriteRankPlots(dir, rep), "%d ranks", p)
+		for _, name := range []string{RankTimesPlot, HeatMapPlot, BoxPlot, SpreadPlot} {
+			data, err := os.ReadFile(filepath.Join(dir, name))
+			require.NoError(t, err)
+			assert.NoError(t, xml.Unmarshal(data, new(struct{})), "%s, %d ranks", name, p)
+			assert.Contains(t, string(data), "solve", "%s, %d ranks", name, p)
+			assert.Less(t, len(data), 4<<20, "%s, %d ranks", name, p)
+		}
+	}
+	empty := &ranks.Report{}
+	assert.Error(t, WriteRankPlots(t.TempDir(), empty))
+}
+
+func TestShortRanks(t *testing.T) {
+	var every4, others, many []int
+	for r := range 1024 {
+		if r%4 == 0 {
+			every4 = append(every4, r)
+		} else {
+			others = append(others, r)
+		}
+		if r%3 != 1 {
+			many = append(many, r)
+		}
+	}
+	assert.Equal(t, "0-3", shortRanks([]int{0, 1, 2, 3}, ranks.FormatRanks([]int{0, 1, 2, 3})))
+	assert.Equal(t, "0-1020 every 4th", shortRanks(every4, ranks.FormatRanks(every4)))
+	got := shortRanks(others, ranks.FormatRanks(others))
+	assert.True(t, strings.HasSuffix(got, ",..."), got)
+	assert.LessOrEqual(t, len(got), 64)
+	assert.Equal(t, "0-1022 every 2nd", shortRanks(evens(1024), ranks.FormatRanks(evens(1024))))
+	_ = many
+}
+
+func evens(n int) []int {
+	var out []int
+	for i := 0; i < n; i += 2 {
+		out = append(out, i)
+	}
+	return out
+}
