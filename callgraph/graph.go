@@ -4,7 +4,6 @@
 package callgraph
 
 import (
-	"math"
 	"sort"
 
 	"github.com/egprof/egprof/gmon"
@@ -147,52 +146,13 @@ func (g *Graph) FlatSelected(i int) bool { return g.flatSelected(g.Syms.Syms[i].
 // proportion to the overlap, as gprof does (bins and symbols measured in
 // 2-byte units, bin edges truncated).
 func (g *Graph) assignSamples(prof *gmon.Profile) {
-	syms := g.Syms.Syms
-	n := len(syms)
-	scaled := make([]uint64, n+1)
-	for i := range syms {
-		scaled[i] = syms[i].Addr / 2
-	}
-	// gprof reads one entry past its table for the last symbol's end; a
-	// range open to the top of the address space stands in for that.
-	scaled[n] = math.MaxUint64
-	selected := make([]bool, n)
-	for i := range syms {
-		selected[i] = g.flatSelected(syms[i].Addr)
-	}
-	scale := g.Scale
+	a := NewAttribution(g.Syms, g.FlatSelected)
+	ticks := make([]float64, g.NumSyms)
 	for _, h := range prof.Hists {
-		low := h.LowPC / 2
-		k := 1
-		for b, count := range h.Bins {
-			if count == 0 {
-				continue
-			}
-			binLo := low + uint64(scale*float64(b))
-			binHi := low + uint64(scale*float64(b+1))
-			ct := float64(count)
-			g.TotalTime += ct
-			for j := k - 1; j < n; j++ {
-				symLo, symHi := scaled[j], scaled[j+1]
-				if binHi < symLo {
-					break
-				}
-				k = j + 1
-				if binLo >= symHi {
-					continue
-				}
-				overlap := min(binHi, symHi) - max(binLo, symLo)
-				if overlap > 0 {
-					credit := float64(overlap) * ct / scale
-					if selected[j] {
-						g.Entries[j].Ticks += credit
-						g.CreditedSamples += credit
-					} else {
-						g.TotalTime -= credit
-					}
-				}
-			}
-		}
+		g.CreditedSamples += Credit(a, h.LowPC, h.Bins, g.Scale, ticks, &g.TotalTime)
+	}
+	for j, t := range ticks {
+		g.Entries[j].Ticks = t
 	}
 }
 

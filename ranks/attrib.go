@@ -14,24 +14,20 @@ import (
 // without building a call graph. It is read-only once made, so one
 // attributor serves all workers. Tests hold it to callgraph.Build.
 type attributor struct {
-	tab      *symtab.Table
-	scaled   []uint64 // symbol starts in 2-byte units, then +inf
-	selected []bool   // credited (gprof never credits its mcount helpers)
-	isFunc   []bool
-	idx      symIndex
+	tab    *symtab.Table
+	credit *callgraph.Attribution
+	isFunc []bool
+	idx    symIndex
 }
 
 func newAttributor(tab *symtab.Table) *attributor {
-	n := len(tab.Syms)
-	a := &attributor{tab: tab, scaled: make([]uint64, n+1), selected: make([]bool, n), isFunc: make([]bool, n)}
+	a := &attributor{tab: tab, isFunc: make([]bool, len(tab.Syms))}
 	// Build without a profile resolves gprof's default symbol selection.
 	g := callgraph.Build(tab, nil, callgraph.Options{})
+	a.credit = callgraph.NewAttribution(tab, g.FlatSelected)
 	for i := range tab.Syms {
-		a.scaled[i] = tab.Syms[i].Addr / 2
-		a.selected[i] = g.FlatSelected(i)
 		a.isFunc[i] = tab.Syms[i].IsFunc
 	}
-	a.scaled[n] = math.MaxUint64
 	a.idx = newSymIndex(tab)
 	return a
 }
@@ -64,31 +60,8 @@ func (a *attributor) samples(f *gmon.File, ticks []float64) {
 	if !(scale > 0) || math.IsInf(scale, 0) {
 		return
 	}
-	n := len(a.selected)
 	for _, h := range f.Hists {
-		low := h.LowPC / 2
-		k := 1
-		for b, count := range h.Bins {
-			if count == 0 {
-				continue
-			}
-			binLo := low + uint64(scale*float64(b))
-			binHi := low + uint64(scale*float64(b+1))
-			ct := float64(count)
-			for j := k - 1; j < n; j++ {
-				symLo, symHi := a.scaled[j], a.scaled[j+1]
-				if binHi < symLo {
-					break
-				}
-				k = j + 1
-				if binLo >= symHi {
-					continue
-				}
-				if overlap := min(binHi, symHi) - max(binLo, symLo); overlap > 0 && a.selected[j] {
-					ticks[j] += float64(overlap) * ct / scale
-				}
-			}
-		}
+		callgraph.Credit(a.credit, h.LowPC, h.Bins, scale, ticks, nil)
 	}
 }
 

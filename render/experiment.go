@@ -39,49 +39,8 @@ func Experiment(w io.Writer, res *experiment.Result, opt ExperimentOptions) erro
 	return bw.Flush()
 }
 
-// grid is a table of text cells printed with aligned columns: numbers
-// right-aligned, text left-aligned.
-type grid struct {
-	head  []string
-	right []bool
-	rows  [][]string
-}
-
-func (g *grid) add(cells ...string) { g.rows = append(g.rows, cells) }
-
-func (g *grid) write(w *bufio.Writer, indent string) {
-	width := make([]int, len(g.head))
-	for c, h := range g.head {
-		width[c] = len(h)
-	}
-	for _, r := range g.rows {
-		for c, s := range r {
-			width[c] = max(width[c], len(s))
-		}
-	}
-	line := func(cells []string) {
-		var b strings.Builder
-		b.WriteString(indent)
-		for c, s := range cells {
-			if c > 0 {
-				b.WriteString("  ")
-			}
-			switch {
-			case g.right[c]:
-				b.WriteString(padLeft(s, width[c]))
-			case c == len(cells)-1:
-				b.WriteString(s)
-			default:
-				b.WriteString(padRight(s, width[c]))
-			}
-		}
-		w.WriteString(strings.TrimRight(b.String(), " ") + "\n")
-	}
-	line(g.head)
-	for _, r := range g.rows {
-		line(r)
-	}
-}
+// grid is the experiment tables' name for a text table.
+type grid = textTable
 
 // expText writes the text report.
 type expText struct {
@@ -185,7 +144,7 @@ func (x *expText) perdac(t *experiment.PerdacTable) {
 		}
 		cells := append(append([]string{r.Name}, r.Group...), r.Metric, f3(r.Mean), f3(r.Stdev), f1(r.RSD),
 			f3(r.Min), r.MinAt, f3(r.Max), r.MaxAt, strconv.Itoa(r.N), f1(r.Share), absent)
-		g.add(cells...)
+		g.row(cells...)
 	}
 	g.write(x.w, "")
 	x.w.WriteString("\n")
@@ -214,7 +173,7 @@ func (x *expText) scala(s *experiment.ScalaReport) {
 	}
 	g := &grid{head: []string{cfg.ProcsDim, cfg.WorkDim, "time s", "speed"}, right: []bool{true, true, true, true}}
 	for _, pt := range s.Points {
-		g.add(gv(pt.P), gv(pt.W), f3(pt.T), gv(pt.Speed()))
+		g.row(gv(pt.P), gv(pt.W), f3(pt.T), gv(pt.Speed()))
 	}
 	g.write(x.w, "")
 	x.w.WriteString("\n")
@@ -237,7 +196,7 @@ func (x *expText) scala(s *experiment.ScalaReport) {
 				row = append(row, f3(m.Cells[i][j].Psi))
 			}
 		}
-		g.add(row...)
+		g.row(row...)
 	}
 	g.write(x.w, "")
 	x.w.WriteString("\n")
@@ -246,9 +205,9 @@ func (x *expText) scala(s *experiment.ScalaReport) {
 		g = &grid{head: []string{"p", "W", "p'", "W'", "psi"}, right: []bool{true, true, true, true, true}}
 		for _, sc := range s.Pairs {
 			if sc.OK {
-				g.add(gv(sc.From.P), gv(sc.From.W), gv(sc.To), gv(sc.WPrime), f3(sc.Psi))
+				g.row(gv(sc.From.P), gv(sc.From.W), gv(sc.To), gv(sc.WPrime), f3(sc.Psi))
 			} else {
-				g.add(gv(sc.From.P), gv(sc.From.W), gv(sc.To), "n/b", "n/b")
+				g.row(gv(sc.From.P), gv(sc.From.W), gv(sc.To), "n/b", "n/b")
 			}
 		}
 		g.write(x.w, "  ")
@@ -327,7 +286,7 @@ func (x *expText) functions(s *experiment.ScalaReport) {
 		if f.Grows {
 			mark = "grows"
 		}
-		g.add(append(row, mark)...)
+		g.row(append(row, mark)...)
 	}
 	g.write(x.w, "")
 	x.w.WriteString("\n")
@@ -377,7 +336,7 @@ func (x *expText) ranges(r *experiment.RangeResult) {
 		} else {
 			row = append(row, "-", "-")
 		}
-		g.add(row...)
+		g.row(row...)
 	}
 	g.write(x.w, "")
 	x.w.WriteString("\n")

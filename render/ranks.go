@@ -52,11 +52,11 @@ func RankText(w io.Writer, r *ranks.Report, opt RankOptions) error {
 
 	// Activities.
 	bw.WriteString("Activities, most costly imbalance (SID_A) first:\n\n")
-	at := newRankTable("activity", ">seconds", ">share", ">ID_A", ">SID_A", ">regions", "heaviest region")
+	at := newTextTable("activity", ">seconds", ">share", ">ID_A", ">SID_A", ">regions", "heaviest region")
 	for _, a := range r.Activities {
 		at.row(a.Name, fixed(a.Seconds, 0, 2), rankPct(a.Share), a.ID.Format(5), a.SID.Format(5), strconv.Itoa(a.Regions), a.Heaviest)
 	}
-	at.write(bw)
+	at.write(bw, "")
 	bw.WriteString("\n")
 	if r.DominantActivity != "" {
 		fmt.Fprintf(bw, "Dominant activity: %s. Dominant code region: %s.\n\n", r.DominantActivity, r.DominantRegion)
@@ -68,12 +68,12 @@ func RankText(w io.Writer, r *ranks.Report, opt RankOptions) error {
 	// Regions and their indices.
 	shown := r.Regions[:min(top, len(r.Regions))]
 	fmt.Fprintf(bw, "Code regions, most costly imbalance (SID_C) first (%d of %d):\n\n", len(shown), len(r.Regions))
-	rt := newRankTable(">SID_C", ">ID_C", ">seconds", ">share", "activity", ">calls", ">ID_calls", "name")
+	rt := newTextTable(">SID_C", ">ID_C", ">seconds", ">share", "activity", ">calls", ">ID_calls", "name")
 	for _, g := range shown {
 		rt.row(g.SID.Format(5), g.ID.Format(5), fixed(g.Seconds, 0, 2), rankPct(g.Share), g.Activity,
 			strconv.FormatUint(g.Calls, 10), g.CallsID.Format(5), g.Name)
 	}
-	rt.write(bw)
+	rt.write(bw, "")
 	bw.WriteString("\n")
 	para("ID_C averages a region's indices over its activities, weighted by its " +
 		"time in each; SID_C scales ID_C by the region's share of the total time. " +
@@ -82,7 +82,7 @@ func RankText(w io.Writer, r *ranks.Report, opt RankOptions) error {
 
 	// Spread per region.
 	bw.WriteString("Spread of the ranks' times in these regions (seconds per rank):\n\n")
-	st := newRankTable(">mean", ">median", ">min", ">rank", ">max", ">rank", ">idle", ">stdev", ">CV", ">max/mean", ">low15%", ">high15%", "name")
+	st := newTextTable(">mean", ">median", ">min", ">rank", ">max", ">rank", ">idle", ">stdev", ">CV", ">max/mean", ">low15%", ">high15%", "name")
 	approx := false
 	for _, g := range shown {
 		name := g.Name
@@ -94,7 +94,7 @@ func RankText(w io.Writer, r *ranks.Report, opt RankOptions) error {
 			strconv.Itoa(g.ZeroRanks), fixed(g.Stdev, 0, 4), g.CV.Format(3), g.MaxOverMean.Format(3),
 			rankPctMetric(g.Low), rankPctMetric(g.High), name)
 	}
-	st.write(bw)
+	st.write(bw, "")
 	bw.WriteString("\n")
 	para("min and max are reached first by the rank shown; idle counts the ranks " +
 		"with no time in the region. CV is the standard deviation over the mean " +
@@ -113,7 +113,7 @@ func RankText(w io.Writer, r *ranks.Report, opt RankOptions) error {
 		for _, a := range r.Matrix.Activities {
 			cols = append(cols, ">"+a)
 		}
-		mt := newRankTable(append(cols, "name")...)
+		mt := newTextTable(append(cols, "name")...)
 		for i, name := range r.Matrix.Regions {
 			cells := make([]string, 0, len(cols)+1)
 			for j := range r.Matrix.Activities {
@@ -125,7 +125,7 @@ func RankText(w io.Writer, r *ranks.Report, opt RankOptions) error {
 			}
 			mt.row(append(cells, name)...)
 		}
-		mt.write(bw)
+		mt.write(bw, "")
 		bw.WriteString("\n")
 		para("A dash marks an activity the region does not perform.")
 	}
@@ -136,7 +136,7 @@ func RankText(w io.Writer, r *ranks.Report, opt RankOptions) error {
 	} else {
 		bw.WriteString("Clusters of ranks:\n\n")
 	}
-	ct := newRankTable(">cluster", ">ranks", "members", "what sets it apart")
+	ct := newTextTable(">cluster", ">ranks", "members", "what sets it apart")
 	for k, c := range r.RankClusters {
 		var apart []string
 		for _, s := range c.Separating {
@@ -144,7 +144,7 @@ func RankText(w io.Writer, r *ranks.Report, opt RankOptions) error {
 		}
 		ct.row(strconv.Itoa(k+1), strconv.Itoa(c.Size), shortRanks(c.Members, c.Ranks), strings.Join(apart, ", "))
 	}
-	ct.write(bw)
+	ct.write(bw, "")
 	bw.WriteString("\n")
 	if len(r.RankClusters) > 1 {
 		para(fmt.Sprintf("The number of clusters is the one with the widest mean silhouette (%.2f). "+
@@ -166,7 +166,7 @@ func RankText(w io.Writer, r *ranks.Report, opt RankOptions) error {
 		for _, a := range r.Matrix.Activities {
 			cols = append(cols, ">"+a)
 		}
-		gt := newRankTable(append(cols, "heaviest members")...)
+		gt := newTextTable(append(cols, "heaviest members")...)
 		for k, c := range r.RegionClusters {
 			cells := []string{strconv.Itoa(k + 1), strconv.Itoa(c.Size), fixed(c.Seconds, 0, 2), rankPct(c.Share)}
 			for _, m := range c.Mix {
@@ -178,7 +178,7 @@ func RankText(w io.Writer, r *ranks.Report, opt RankOptions) error {
 			}
 			gt.row(append(cells, members)...)
 		}
-		gt.write(bw)
+		gt.write(bw, "")
 		bw.WriteString("\n")
 		para("Each region is described by its time in each activity, standardised so " +
 			"that every activity weighs the same; the activity columns give the mix of " +
@@ -266,53 +266,6 @@ func RankJSON(w io.Writer, r *ranks.Report) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)
-}
-
-// rankTable lays out aligned columns; a header starting with '>' is
-// right-aligned. The last column is left unpadded.
-type rankTable struct {
-	head  []string
-	right []bool
-	rows  [][]string
-}
-
-func newRankTable(cols ...string) *rankTable {
-	t := &rankTable{}
-	for _, c := range cols {
-		r := strings.HasPrefix(c, ">")
-		t.head = append(t.head, strings.TrimPrefix(c, ">"))
-		t.right = append(t.right, r)
-	}
-	return t
-}
-
-func (t *rankTable) row(cells ...string) { t.rows = append(t.rows, cells) }
-
-func (t *rankTable) write(w *bufio.Writer) {
-	width := make([]int, len(t.head))
-	for _, r := range append([][]string{t.head}, t.rows...) {
-		for i, c := range r {
-			width[i] = max(width[i], len(c))
-		}
-	}
-	for _, r := range append([][]string{t.head}, t.rows...) {
-		var line strings.Builder
-		for i, c := range r {
-			if i > 0 {
-				line.WriteString("  ")
-			}
-			switch {
-			case t.right[i]:
-				line.WriteString(padLeft(c, width[i]))
-			case i == len(r)-1:
-				line.WriteString(c)
-			default:
-				line.WriteString(padRight(c, width[i]))
-			}
-		}
-		w.WriteString(strings.TrimRight(line.String(), " "))
-		w.WriteString("\n")
-	}
 }
 
 // shortRanks writes a cluster's ranks for the text report: as ranges
