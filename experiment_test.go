@@ -27,12 +27,12 @@ import (
 	"github.com/egprof/egprof/symtab"
 )
 
-// The end-to-end experiment: testdata/experiment/scale.c stands in for one
-// rank of a bulk-synchronous job (no MPI: the program takes a size, a
-// process count and its rank and does that rank's share). It is built
-// -O0 and -O2 and run at 1, 2 and 4 processes with two sizes; each rank
-// writes its own profile (GMON_OUT_PREFIX), listed in the experiment table
-// by a glob per run.
+// The end-to-end experiment: testdata/experiment/scale.c, a bulk-synchronous
+// program built with mpicc -pg and run with mpirun (without MPI on the
+// machine, and unless EGPROF_REQUIRE_MPI is set, a plain build whose copies
+// are told their size and rank stands in). It is built -O0 and -O2 and run
+// at 1, 2 and 4 processes with two sizes; each rank writes its own profile
+// (GMON_OUT_PREFIX), listed in the experiment table by a glob per run.
 var (
 	expSizes = []int{1000, 3000} // work W = size²
 	expProcs = []int{1, 2, 4}
@@ -65,9 +65,17 @@ func runExperimentPrograms(t *testing.T) *experimentFixture {
 	fx := &experimentFixture{dir: t.TempDir(), prog: map[string]string{}, files: map[string]map[int]map[int][]string{}}
 	src, err := filepath.Abs("testdata/experiment/scale.c")
 	require.NoError(t, err)
+	useMPI := mpiAvailable()
+	if !useMPI && os.Getenv("EGPROF_REQUIRE_MPI") != "" {
+		t.Fatal("EGPROF_REQUIRE_MPI is set but mpicc or mpirun is missing")
+	}
 	for _, b := range expBuild {
 		fx.prog[b] = filepath.Join(fx.dir, "prog-"+b)
-		out, err := exec.Command("gcc", "-pg", "-"+b, "-o", fx.prog[b], src).CombinedOutput()
+		cc := []string{"gcc", "-pg", "-" + b, "-o", fx.prog[b], src}
+		if useMPI {
+			cc = []string{"mpicc", "-DUSE_MPI", "-pg", "-" + b, "-o", fx.prog[b], src}
+		}
+		out, err := exec.Command(cc[0], cc[1:]...).CombinedOutput()
 		require.NoError(t, err, "%s", out)
 	}
 	gdir := filepath.Join(fx.dir, "gmon")
@@ -89,10 +97,27 @@ func runExperimentPrograms(t *testing.T) *experimentFixture {
 	prefix := func(j job) string {
 		return filepath.Join(gdir, fmt.Sprintf("%s-w%d-p%d.rank%d", j.build, expWork(j.size), j.p, j.rank))
 	}
+	if useMPI {
+		// One mpirun per run; each rank names its profile by its rank.
+		for _, j := range jobs {
+			if j.rank != 0 {
+				continue
+			}
+			run := strings.TrimSuffix(prefix(j), ".rank0")
+			cmd := exec.Command("mpirun", "--allow-run-as-root", "--oversubscribe", "-np", strconv.Itoa(j.p),
+				"sh", "-c", `GMON_OUT_PREFIX="$0.rank$OMPI_COMM_WORLD_RANK" exec "$@"`, run, fx.prog[j.build], strconv.Itoa(j.size))
+			cmd.Dir = fx.dir
+			out, err := cmd.CombinedOutput()
+			require.NoError(t, err, "%v: %s", cmd.Args, out)
+		}
+	}
 	var wg sync.WaitGroup
 	errs := make([]error, len(jobs))
 	sem := make(chan struct{}, runtime.NumCPU())
 	for i, j := range jobs {
+		if useMPI {
+			break
+		}
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
@@ -130,6 +155,16 @@ func runExperimentPrograms(t *testing.T) *experimentFixture {
 	fx.table = filepath.Join(fx.dir, "experiment.tsv")
 	require.NoError(t, os.WriteFile(fx.table, []byte(table.String()), 0o666))
 	return fx
+}
+
+// mpiAvailable reports whether Open MPI's mpicc and mpirun are installed.
+func mpiAvailable() bool {
+	for _, tool := range []string{"mpicc", "mpirun"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // expRun runs egprof in-process.

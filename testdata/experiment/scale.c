@@ -13,9 +13,16 @@
  *   write_report    rank 0 only
  *
  * Usage: prog SIZE NPROCS RANK
+ *
+ * Built with mpicc -DUSE_MPI it is a real MPI program instead: the process
+ * count and the rank come from MPI (usage: mpirun -np P prog SIZE), and
+ * the ranks meet at a barrier after every step.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#ifdef USE_MPI
+#include <mpi.h>
+#endif
 
 #define STEPS 40
 
@@ -55,6 +62,17 @@ __attribute__((noinline)) void write_report(long size)
 
 int main(int argc, char **argv)
 {
+#ifdef USE_MPI
+	MPI_Init(&argc, &argv);
+	int nprocs, rank;
+	MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	if (argc != 2) {
+		fprintf(stderr, "usage: mpirun -np P %s SIZE\n", argv[0]);
+		MPI_Abort(MPI_COMM_WORLD, 2);
+	}
+	long size = atol(argv[1]);
+#else
 	if (argc != 4) {
 		fprintf(stderr, "usage: %s SIZE NPROCS RANK\n", argv[0]);
 		return 2;
@@ -62,6 +80,7 @@ int main(int argc, char **argv)
 	long size = atol(argv[1]);
 	int nprocs = atoi(argv[2]);
 	int rank = atoi(argv[3]);
+#endif
 	if (size < 1 || nprocs < 1 || rank < 0 || rank >= nprocs) {
 		fprintf(stderr, "%s: bad arguments\n", argv[0]);
 		return 2;
@@ -70,8 +89,14 @@ int main(int argc, char **argv)
 		compute_block(size * size / nprocs);
 		exchange(nprocs);
 		reduce_tree(nprocs);
+#ifdef USE_MPI
+		MPI_Barrier(MPI_COMM_WORLD);
+#endif
 	}
 	if (rank == 0)
 		write_report(size);
+#ifdef USE_MPI
+	MPI_Finalize();
+#endif
 	return 0;
 }
