@@ -97,11 +97,14 @@ type cmdResult struct {
 
 // runGNU runs GNU gprof (at path) with argv (argv[0] is passed as is, so
 // that messages name the same program as egprof's) in dir.
-func runGNU(ctx context.Context, t *testing.T, path, dir string, argv []string) cmdResult {
+func runGNU(ctx context.Context, t *testing.T, path, dir string, argv []string, env ...string) cmdResult {
 	t.Helper()
 	cmd := exec.CommandContext(ctx, path, argv[1:]...)
 	cmd.Args[0] = argv[0]
 	cmd.Dir = dir
+	if len(env) > 0 {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()

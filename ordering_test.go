@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -45,20 +43,7 @@ func runGNUEnv(t *testing.T, path, dir string, argv, env []string) cmdResult {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), gnuTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, path, argv[1:]...)
-	cmd.Args[0] = argv[0]
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	if ee, ok := errors.AsType[*exec.ExitError](err); ok && ee.Exited() {
-		code = ee.ExitCode()
-	} else {
-		require.NoError(t, err, "running %s %q", path, argv)
-	}
-	return cmdResult{stdout.String(), stderr.String(), code}
+	return runGNU(ctx, t, path, dir, argv, env...)
 }
 
 // orderingCase is one command line compared between GNU gprof and egprof.
