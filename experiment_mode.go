@@ -138,11 +138,14 @@ func (c *config) reportExperiment(stdout io.Writer, stderr io.Writer) int {
 			Format: c.format,
 		},
 	}
+	bar := newProgressBar(stderr)
+	cfg.Load.Progress = bar.update
 	if c.demangle {
 		style := c.demangleStyle
 		cfg.Name = func(s string) string { return symtab.Demangle(s, style) }
 	}
 	res, err := experiment.Analyze(e, cfg)
+	bar.finish()
 	if err != nil {
 		return fail(err)
 	}

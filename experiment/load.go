@@ -36,6 +36,8 @@ type LoadOptions struct {
 	// Workers is the number of profiles read at once; 0 means one per
 	// processor.
 	Workers int
+	// Progress, if set, is told how many of the profiles have been read.
+	Progress func(done, total int)
 }
 
 // profiles is the experiment's executables and the alignment of their
@@ -197,6 +199,9 @@ func (ps *profiles) read(e *Experiment, opt LoadOptions, consume func(row int, o
 			break
 		}
 		consume(i, res.obs)
+		if opt.Progress != nil {
+			opt.Progress(i+1, len(e.Rows))
+		}
 		select {
 		case free <- res.obs:
 		default:
