@@ -103,7 +103,7 @@ func report(c *config, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) 
 	if c.style&styleGraph != 0 && !prof.HasArcs {
 		return fail("%s: gmon.out file is missing call-graph data\n", c.argv0)
 	}
-	warnForeignProfile(c, g, stderr)
+	warnForeignProfile(c, g, c.gmonFiles, c.image, stderr)
 
 	t := render.NewText(stdout, g, render.TextOptions{
 		Brief:           !c.verbose(),
@@ -192,8 +192,23 @@ func (c *config) loadSide(image string, files []string, stdin io.Reader, stdout 
 		}
 		tab = lt
 	}
-	if c.format == gmon.FormatProf {
+	prof, code := c.loadProfiles(tab, files, stdin, stdout, stderr)
+	if code != 0 {
 		tab.Close()
+		return nil, nil, code
+	}
+	return tab, prof, 0
+}
+
+// loadProfiles reads and sums profile files for the executable tab
+// describes. On failure it has printed the error and returns the exit
+// status.
+func (c *config) loadProfiles(tab *symtab.Table, files []string, stdin io.Reader, stdout io.Writer, stderr io.Writer) (*gmon.Profile, int) {
+	fail := func(format string, args ...any) (*gmon.Profile, int) {
+		fmt.Fprintf(stderr, format, args...)
+		return nil, 1
+	}
+	if c.format == gmon.FormatProf {
 		return fail("%s: sorry, file format `prof' is not yet supported\n", c.argv0)
 	}
 	prof := gmon.NewProfile(tab.Target, c.format)
@@ -201,12 +216,10 @@ func (c *config) loadSide(image string, files []string, stdin io.Reader, stdout 
 	for _, name := range files {
 		data, err := readProfileFile(name, stdin)
 		if err != nil {
-			tab.Close()
 			return fail("%s: %s\n", name, describeOSError(err))
 		}
 		f, err := prof.AddData(data, name)
 		if err != nil {
-			tab.Close()
 			return fail("%s: %v\n", c.argv0, err)
 		}
 		if !c.line && len(f.BBs) > 0 && !warnedBB {
@@ -218,7 +231,7 @@ func (c *config) loadSide(image string, files []string, stdin io.Reader, stdout 
 			printFileInfo(stdout, f, prof)
 		}
 	}
-	return tab, prof, 0
+	return prof, 0
 }
 
 // buildGraph computes the call-graph model of one side.
@@ -234,23 +247,23 @@ func (c *config) buildGraph(tab *symtab.Table, prof *gmon.Profile) *callgraph.Gr
 // ('+') minus the --diff profiles ('-'), of the same executable or of the
 // --diff-exe build.
 func (c *config) reportDiff(plus *callgraph.Graph, t *render.Text, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) int {
-	image := c.image
+	// One executable: the '-' profiles are read against the same symbol
+	// table, so the two sides align by address.
+	tab := plus.Syms
 	if c.ext.diffExe != "" {
-		image = c.ext.diffExe
+		other, _, code := c.loadSide(c.ext.diffExe, nil, stdin, stdout, stderr)
+		if code != 0 {
+			return code
+		}
+		defer other.Close()
+		tab = other
 	}
-	tab, prof, code := c.loadSide(image, c.ext.diffFiles, stdin, stdout, stderr)
+	prof, code := c.loadProfiles(tab, c.ext.diffFiles, stdin, stdout, stderr)
 	if code != 0 {
 		return code
 	}
-	defer tab.Close()
-	if tab.Target != plus.Syms.Target && c.ext.diffExe == "" {
-		tab = plus.Syms
-	}
 	minus := c.buildGraph(tab, prof)
-	if c.ext.diffExe == "" {
-		// One executable: align by address over the same symbol table.
-		minus = c.buildGraph(plus.Syms, prof)
-	}
+	warnForeignProfile(c, minus, c.ext.diffFiles, tab.Path, stderr)
 	d := diff.Subtract(plus, minus, diff.Options{KeepAll: c.showZeros})
 	if code := c.writeGraphFiles(d, stderr); code != 0 {
 		return code
@@ -403,10 +416,10 @@ func writeSum(g *callgraph.Graph, p *gmon.Profile, blocks *callgraph.Blocks, f g
 // executable: samples were taken but none fell inside any of its symbols,
 // or arcs were recorded but none joined two of its symbols. gprof prints an
 // empty profile without a word in that case; the exit status stays 0.
-func warnForeignProfile(c *config, g *callgraph.Graph, stderr io.Writer) {
+func warnForeignProfile(c *config, g *callgraph.Graph, files []string, image string, stderr io.Writer) {
 	if g.TotalTime > 0 && g.CreditedSamples == 0 && len(g.Arcs) == 0 && g.DroppedArcs > 0 {
 		fmt.Fprintf(stderr, "%s: warning: no sample and no call in %s falls inside %s; was the profile made by another program?\n",
-			c.argv0, strings.Join(c.gmonFiles, ", "), c.image)
+			c.argv0, strings.Join(files, ", "), image)
 	}
 }
 
