@@ -272,10 +272,21 @@ type numbering struct {
 	g       *Graph
 	stack   []int
 	counter int
+	// pos is each symbol's position on the stack, -1 when it is not on
+	// it, and tail the last member of each cycle head's chain: they make
+	// gprof's two linear searches (down the stack, along the chain)
+	// constant-time without changing what they find.
+	pos, tail []int
 }
 
 func newNumbering(g *Graph) *numbering {
-	return &numbering{g: g, stack: []int{-1}} // slot 0 unused, as in gprof
+	d := &numbering{g: g, stack: []int{-1}} // slot 0 unused, as in gprof
+	d.pos = make([]int, len(g.Entries))
+	d.tail = make([]int, len(g.Entries))
+	for i := range d.pos {
+		d.pos[i], d.tail[i] = -1, i
+	}
+	return d
 }
 
 func (d *numbering) visit(p int) {
@@ -288,6 +299,7 @@ func (d *numbering) visit(p int) {
 		return
 	}
 	d.stack = append(d.stack, p)
+	d.pos[p] = len(d.stack) - 1
 	e[p].TopOrder = dfnBusy
 	listOrder(e[p].Children, func(a int) { d.visit(d.g.Arcs[a].Child) })
 	if e[p].head == p {
@@ -297,43 +309,41 @@ func (d *numbering) visit(p int) {
 		}
 	}
 	d.stack = d.stack[:len(d.stack)-1]
+	d.pos[p] = -1
 }
 
 // findCycle gathers the symbols between child's stack position and the top
-// of the stack into one cycle.
+// of the stack into one cycle. gprof scans the stack downwards for the
+// first entry that is child, or child's cycle head; that is the higher of
+// the two positions.
 func (d *numbering) findCycle(child int) {
 	e := d.g.Entries
 	depth := len(d.stack) - 1
-	top := depth
-	head := -1
-	for ; top > 0; top-- {
-		head = d.stack[top]
-		if child == head || (e[child].head != child && e[child].head == head) {
-			break
-		}
+	top := d.pos[child]
+	if h := e[child].head; h != child && d.pos[h] > top {
+		top = d.pos[h]
 	}
 	if top <= 0 || top == depth {
 		// top <= 0 cannot happen for a busy symbol; top == depth is a
 		// self-call, which assemble has already set aside.
 		return
 	}
-	tail := head
-	for e[tail].next >= 0 {
-		tail = e[tail].next
-	}
-	if e[head].head != head {
-		head = e[head].head
-	}
+	// Every member's head field names its cycle's current head, so the
+	// end of the chain through stack[top] is that head's tail.
+	head := e[d.stack[top]].head
+	tail := d.tail[head]
 	for k := top + 1; k <= depth; k++ {
 		c := d.stack[k]
 		if e[c].head == c {
 			e[tail].next = c
 			e[c].head = head
-			for tail = c; e[tail].next >= 0; tail = e[tail].next {
-				e[e[tail].next].head = head
+			for m := c; e[m].next >= 0; m = e[m].next {
+				e[e[m].next].head = head
 			}
+			tail = d.tail[c]
 		}
 	}
+	d.tail[head] = tail
 }
 
 // linkCycles creates one entry per cycle, numbered by the address of its
