@@ -17,7 +17,6 @@ type attributor struct {
 	tab    *symtab.Table
 	credit *callgraph.Attribution
 	isFunc []bool
-	idx    symIndex
 }
 
 func newAttributor(tab *symtab.Table) *attributor {
@@ -28,7 +27,6 @@ func newAttributor(tab *symtab.Table) *attributor {
 	for i := range tab.Syms {
 		a.isFunc[i] = tab.Syms[i].IsFunc
 	}
-	a.idx = newSymIndex(tab)
 	return a
 }
 
@@ -70,10 +68,10 @@ func (a *attributor) samples(f *gmon.File, ticks []float64) {
 // the function before it (gprof's rules).
 func (a *attributor) calls(f *gmon.File, calls []uint64) {
 	for _, arc := range f.Arcs {
-		if a.idx.lookup(arc.FromPC) < 0 {
+		if a.tab.Lookup(arc.FromPC) < 0 {
 			continue
 		}
-		c := a.idx.lookup(arc.SelfPC)
+		c := a.tab.Lookup(arc.SelfPC)
 		for c >= 0 && !a.isFunc[c] {
 			c--
 		}
@@ -81,62 +79,4 @@ func (a *attributor) calls(f *gmon.File, calls []uint64) {
 			calls[c] += arc.Count
 		}
 	}
-}
-
-// symIndex finds the symbol holding an address, as symtab.Table.Lookup
-// does (the symbol with the greatest start not above the address, if the
-// address is not past its end), in constant time: a bucket table over the
-// address range gives the search its starting point.
-type symIndex struct {
-	starts, ends []uint64
-	base         uint64
-	shift        uint
-	first        []int32 // per bucket: the last symbol starting at or before the bucket
-}
-
-func newSymIndex(tab *symtab.Table) symIndex {
-	n := len(tab.Syms)
-	x := symIndex{starts: make([]uint64, n), ends: make([]uint64, n)}
-	for i := range tab.Syms {
-		x.starts[i], x.ends[i] = tab.Syms[i].Addr, tab.Syms[i].End
-	}
-	if n == 0 {
-		return x
-	}
-	x.base = x.starts[0]
-	span := x.starts[n-1] - x.base
-	for x.shift = 0; x.shift < 63 && span>>x.shift > uint64(4*n); x.shift++ {
-	}
-	nb := int(span>>x.shift) + 1
-	x.first = make([]int32, nb)
-	s := 0
-	for b := range nb {
-		lo := x.base + uint64(b)<<x.shift
-		for s+1 < n && x.starts[s+1] <= lo {
-			s++
-		}
-		x.first[b] = int32(s)
-	}
-	return x
-}
-
-// lookup returns the index of the symbol holding addr, or -1.
-func (x *symIndex) lookup(addr uint64) int {
-	n := len(x.starts)
-	if n == 0 || addr < x.base {
-		return -1
-	}
-	var i int
-	if b := (addr - x.base) >> x.shift; b < uint64(len(x.first)) {
-		i = int(x.first[b])
-	} else {
-		i = n - 1
-	}
-	for i+1 < n && x.starts[i+1] <= addr {
-		i++
-	}
-	if addr > x.ends[i] {
-		return -1
-	}
-	return i
 }

@@ -2,7 +2,6 @@ package ranks
 
 import (
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
@@ -66,26 +65,3 @@ func TestAttributorMatchesCallGraph(t *testing.T) {
 	}
 }
 
-// symIndex answers as symtab.Table.Lookup for every symbol boundary and
-// for random addresses.
-func TestSymIndexMatchesLookup(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
-	for _, pg := range testProfiles(t) {
-		tab, err := symtab.Load(pg[0], symtab.Options{})
-		require.NoError(t, err)
-		x := newSymIndex(tab)
-		var addrs []uint64
-		for _, s := range tab.Syms {
-			addrs = append(addrs, s.Addr-1, s.Addr, s.Addr+1, s.End-1, s.End, s.End+1)
-		}
-		lo, hi := tab.Syms[0].Addr, tab.Syms[len(tab.Syms)-1].End
-		for range 2000 {
-			addrs = append(addrs, lo-64+r.Uint64N(hi-lo+128))
-		}
-		addrs = append(addrs, 0, math.MaxUint64)
-		for _, a := range addrs {
-			require.Equal(t, tab.Lookup(a), x.lookup(a), "%s: address %#x", pg[0], a)
-		}
-		tab.Close()
-	}
-}

@@ -29,7 +29,7 @@ func (t *Table) useExternalSymbols(path string) (*Table, error) {
 	}
 	t.kept = nil
 	t.src = nil // no source files or lines
-	t.Syms = finalize(syms, t.TextEnd)
+	t.setSyms(finalize(syms, t.TextEnd))
 	return t, nil
 }
 

@@ -94,7 +94,7 @@ func (t *Table) WithLineSymbols() (*Table, error) {
 		// gprof still rebuilds its table, which drops a symbol whose
 		// range is empty (data_start in ordinary executables).
 		nt := *t
-		nt.Syms = finalize(append([]Symbol(nil), t.Syms...), t.TextEnd)
+		nt.setSyms(finalize(append([]Symbol(nil), t.Syms...), t.TextEnd))
 		return &nt, nil
 	}
 	// gprof walks the text twice, counting and then creating, and fails
@@ -110,7 +110,7 @@ func (t *Table) WithLineSymbols() (*Table, error) {
 	all = append(all, lineSyms...)
 	all = append(all, t.Syms...)
 	nt := *t
-	nt.Syms = finalize(all, t.TextEnd)
+	nt.setSyms(finalize(all, t.TextEnd))
 	return &nt, nil
 }
 

@@ -68,6 +68,8 @@ type Table struct {
 
 	// src is shared by the tables derived from this one (-l).
 	src *sourceHolder
+	// index speeds up Lookup; nil for a table built by hand.
+	index *addrIndex
 
 	// Mapping is -R's mapping file, nil without -R.
 	Mapping *FunctionMap
@@ -226,7 +228,7 @@ func build(path string, f *elf.File, opt Options) (*Table, error) {
 		return nil, &LoadError{Kind: ErrNoSymbols, Path: path}
 	}
 	t.kept = append([]Symbol(nil), syms...)
-	t.Syms = finalize(syms, t.TextEnd)
+	t.setSyms(finalize(syms, t.TextEnd))
 	return t, nil
 }
 
@@ -488,8 +490,10 @@ func Prefer(newcomer, kept *Symbol) bool {
 // follows gprof's binary search, which matters only for the last symbol,
 // whose range may be empty.
 func (t *Table) Lookup(addr uint64) int {
-	// The same search as LookupRanges, written out: it runs for every
-	// arc record of every profile read.
+	if t.index != nil && len(t.index.starts) == len(t.Syms) {
+		return t.index.lookup(addr)
+	}
+	// The same search as LookupRanges, written out.
 	syms := t.Syms
 	lo, hi := 0, len(syms)
 	for lo < hi {
