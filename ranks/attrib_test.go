@@ -64,4 +64,3 @@ func TestAttributorMatchesCallGraph(t *testing.T) {
 		})
 	}
 }
-
