@@ -731,7 +731,3 @@ func (g *Graph) FlatOrder() []int {
 	})
 	return order
 }
-
-// FlatChildTime is the children time the flat profile uses for a symbol's
-// total-per-call column: the unscaled time it received from its callees.
-func (g *Graph) FlatChildTime(i int) float64 { return g.Entries[i].ChildTime }

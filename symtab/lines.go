@@ -53,19 +53,6 @@ func (t *Table) source() (*sourceState, error) {
 	return h.st, h.err
 }
 
-// HasLines reports whether the executable has DWARF line information. The
-// line tables are read on first use only.
-func (t *Table) HasLines() bool {
-	st, err := t.source()
-	return err == nil && st.lines != nil && len(st.bySymIndex) > 0
-}
-
-// LineError returns the error met while reading DWARF, if any.
-func (t *Table) LineError() error {
-	_, err := t.source()
-	return err
-}
-
 // SymbolSource returns the source position of symbol i, or false without
 // debug information for it.
 func (t *Table) SymbolSource(i int) (SourceLoc, bool) {
