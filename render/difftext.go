@@ -64,18 +64,6 @@ func (d *DiffText) noisy(i int) bool {
 	return !d.opt.NoiseOff && d.p.WithinNoise(i)
 }
 
-// perCallDelta is the change of the self and total time per call, known
-// only when both sides have calls.
-func perCallDelta(f *diff.Function) (self, total float64, ok bool) {
-	if f.Plus.Calls == 0 || f.Minus.Calls == 0 {
-		return 0, 0, false
-	}
-	pc, mc := float64(f.Plus.Calls), float64(f.Minus.Calls)
-	self = f.Plus.Self/pc - f.Minus.Self/mc
-	total = (f.Plus.Self+f.Plus.FlatChildren)/pc - (f.Minus.Self+f.Minus.FlatChildren)/mc
-	return self, total, true
-}
-
 // Flat writes the differential profile in gprof's flat-profile layout (the
 // paper's "old format"): signed impact share, running sum of absolute
 // deltas, signed self delta, call delta and per-call deltas.
@@ -87,7 +75,7 @@ func (d *DiffText) Flat() {
 	rows := d.rows()
 	top := 0.0
 	for _, i := range rows {
-		if s, tot, ok := perCallDelta(&d.p.Functions[i]); ok {
+		if s, tot, ok := d.p.Functions[i].PerCallDelta(); ok {
 			top = math.Max(top, math.Max(math.Abs(s), math.Abs(tot)))
 		}
 	}
@@ -123,7 +111,7 @@ func (d *DiffText) Flat() {
 		line := fixed(100*delta/total, 6, 2) + " " + fixed(accum, 9, 2) + " " + fixed(delta, 8, 2)
 		if f.Plus.Calls != 0 || f.Minus.Calls != 0 {
 			line += " " + padLeft(strconv.FormatInt(f.CallsDelta(), 10), 8)
-			if s, tot, ok := perCallDelta(f); ok {
+			if s, tot, ok := f.PerCallDelta(); ok {
 				line += " " + fixed(scale*s, 8, 2) + " " + fixed(scale*tot, 8, 2) + "  "
 			} else {
 				line += strings.Repeat(" ", 20)
@@ -198,30 +186,9 @@ func (d *DiffText) CallGraph() {
 	} else {
 		w.WriteString("\t\t     Call graph (explanation follows)\n\n")
 	}
-	order := make([]int, len(p.Functions))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool {
-		x, y := &p.Functions[order[a]], &p.Functions[order[b]]
-		dx, dy := math.Abs(x.TotalDelta()), math.Abs(y.TotalDelta())
-		if dx != dy {
-			return dx > dy
-		}
-		sx, sy := math.Abs(x.SelfDelta()), math.Abs(y.SelfDelta())
-		if sx != sy {
-			return sx > sy
-		}
-		return x.Name < y.Name
-	})
-	index := make([]int, len(p.Functions))
-	for k, i := range order {
-		index[i] = k + 1
-	}
-	totalAbs := 0.0
-	for i := range p.Functions {
-		totalAbs += math.Abs(p.Functions[i].SelfDelta())
-	}
+	ord := p.CallGraphOrder()
+	order, index := ord.Order, ord.Index
+	totalAbs := p.TotalAbsSelfDelta()
 	fmt.Fprintf(w, "\ngranularity: each sample hit covers %d byte(s)", int64(p.Plus.Scale)*2)
 	if totalAbs > 0 {
 		fmt.Fprintf(w, " for %s%% of %s seconds of change\n\n", fixed(100*(1/p.PlusHZ())/totalAbs, 0, 2), fixed(totalAbs, 0, 2))
@@ -230,30 +197,10 @@ func (d *DiffText) CallGraph() {
 		totalAbs = 1
 	}
 	w.WriteString("index % time    self  children    called     name\n")
-	parents := make([][]int, len(p.Functions))
-	children := make([][]int, len(p.Functions))
-	for a := range p.Arcs {
-		parents[p.Arcs[a].Child] = append(parents[p.Arcs[a].Child], a)
-		children[p.Arcs[a].Parent] = append(children[p.Arcs[a].Parent], a)
-	}
-	arcDelta := func(a *diff.Arc) float64 {
-		return (a.Plus.Time + a.Plus.ChildTime) - (a.Minus.Time + a.Minus.ChildTime)
-	}
-	byChange := func(list []int, desc bool) {
-		sort.SliceStable(list, func(x, y int) bool {
-			dx, dy := math.Abs(arcDelta(&p.Arcs[list[x]])), math.Abs(arcDelta(&p.Arcs[list[y]]))
-			if dx != dy {
-				return (dx < dy) != desc
-			}
-			cx, cy := abs64(p.Arcs[list[x]].CountDelta()), abs64(p.Arcs[list[y]].CountDelta())
-			return (cx < cy) != desc && cx != cy
-		})
-	}
 	name := func(i int) string { return d.fname(&p.Functions[i]) + " [" + strconv.Itoa(index[i]) + "]" }
 	for _, i := range order {
 		f := &p.Functions[i]
-		ps := append([]int(nil), parents[i]...)
-		byChange(ps, false)
+		ps := ord.Parents[i]
 		if len(ps) == 0 {
 			fmt.Fprintf(w, "%s <spontaneous>\n", strings.Repeat(" ", 49))
 		}
@@ -280,8 +227,7 @@ func (d *DiffText) CallGraph() {
 		}
 		fmt.Fprintf(w, "%s %s %s %s%s%s\n", cut(padRight("["+strconv.Itoa(index[i])+"]", 6), 6),
 			fixed(100*f.TotalDelta()/totalAbs, 5, 1), fixed(selfDelta, 7, 2), fixed(childDelta, 7, 2), called, name(i))
-		cs := append([]int(nil), children[i]...)
-		byChange(cs, true)
+		cs := ord.Children[i]
 		for _, a := range cs {
 			arc := &p.Arcs[a]
 			if arc.Parent == arc.Child {
@@ -320,11 +266,4 @@ func (d *DiffText) CallGraph() {
 		}
 		w.Write(append(line, '\n'))
 	}
-}
-
-func abs64(v int64) int64 {
-	if v < 0 {
-		return -v
-	}
-	return v
 }
