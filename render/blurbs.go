@@ -38,8 +38,8 @@ const FlatBlurb = `
  ms/call     functions it called, in the same unit.
 
  name        the function. Ties in self time are ordered by calls and
-             then alphabetically; the index after a name in the call
-             graph gives its place there.
+             then alphabetically. In the traditional layout (-T) the
+             name is followed by its index in the call graph.
 ` + "\f" + notice
 
 // CallGraphBlurb explains the call graph.
