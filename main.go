@@ -10,6 +10,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/egprof/egprof/internal/oserr"
 	"io"
 	"os"
 	"strings"
@@ -216,7 +217,7 @@ func (c *config) loadProfiles(tab *symtab.Table, files []string, stdin io.Reader
 	for _, name := range files {
 		data, err := readProfileFile(name, stdin)
 		if err != nil {
-			return fail("%s: %s\n", name, describeOSError(err))
+			return fail("%s: %s\n", name, oserr.Text(err))
 		}
 		f, err := prof.AddData(data, name)
 		if err != nil {
@@ -355,19 +356,6 @@ func readProfileFile(name string, stdin io.Reader) ([]byte, error) {
 		return io.ReadAll(stdin)
 	}
 	return os.ReadFile(name)
-}
-
-// describeOSError words a file error like C's perror, without the path.
-func describeOSError(err error) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
-	s := err.Error()
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // printFileInfo writes gprof -i's summary of one data file.

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"github.com/egprof/egprof/internal/oserr"
 	"io"
 	"os"
 	"path/filepath"
@@ -118,13 +119,13 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 		if name == "-" {
 			data, err := io.ReadAll(stdin)
 			if err != nil {
-				return fail("%s: %s\n", name, describeOSError(err))
+				return fail("%s: %s\n", name, oserr.Text(err))
 			}
 			in.Data, in.Summary = data, ranks.IsSummary(data)
 		} else {
 			isSum, err := ranks.Sniff(name)
 			if err != nil {
-				return fail("%s: %s\n", name, describeOSError(err))
+				return fail("%s: %s\n", name, oserr.Text(err))
 			}
 			in.Summary = isSum
 		}

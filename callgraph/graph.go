@@ -4,6 +4,7 @@
 package callgraph
 
 import (
+	"cmp"
 	"sort"
 
 	"github.com/egprof/egprof/gmon"
@@ -550,17 +551,7 @@ func (g *Graph) cmpTotal(a, b int) int {
 	if l.NCalls < r.NCalls {
 		return 1
 	}
-	return cmpString(ln, rn)
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	return cmp.Compare(ln, rn)
 }
 
 // isIntraCycle reports whether an arc joins two members of one cycle.
@@ -582,7 +573,7 @@ func (g *Graph) cmpArc(x, y int) int {
 	li, ri := g.isIntraCycle(l), g.isIntraCycle(r)
 	switch {
 	case li && ri:
-		return cmpUint(l.Count, r.Count)
+		return cmp.Compare(l.Count, r.Count)
 	case li:
 		return -1
 	case ri:
@@ -595,17 +586,7 @@ func (g *Graph) cmpArc(x, y int) int {
 	if lt > rt {
 		return 1
 	}
-	return cmpUint(l.Count, r.Count)
-}
-
-func cmpUint(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	return cmp.Compare(l.Count, r.Count)
 }
 
 // orderForDisplay fixes the order in which the call graph lists parents,
@@ -641,7 +622,7 @@ func (g *Graph) cmpMember(a, b int) int {
 	if lt < rt {
 		return -1
 	}
-	return cmpUint(l.NCalls+l.SelfCalls, r.NCalls+r.SelfCalls)
+	return cmp.Compare(l.NCalls+l.SelfCalls, r.NCalls+r.SelfCalls)
 }
 
 // CycleEntry returns the cycle entry a member belongs to, or -1.

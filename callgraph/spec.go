@@ -2,6 +2,7 @@ package callgraph
 
 import (
 	"path"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -259,32 +260,14 @@ func finalizeRanges(rs []Range, textEnd uint64) RangeTable {
 	if len(rs) == 0 {
 		return nil
 	}
-	syms := make([]symtab.Symbol, len(rs))
-	for i, r := range rs {
-		syms[i] = r.first
-		syms[i].Addr = r.Lo
-	}
-	order := make([]int, len(rs))
-	for i := range order {
-		order[i] = i
-	}
-	sortStable(order, func(a, b int) bool {
-		x, y := &syms[a], &syms[b]
-		if x.Addr != y.Addr {
-			return x.Addr < y.Addr
-		}
-		if x.IsFunc != y.IsFunc {
-			return x.IsFunc
-		}
-		return !x.IsStatic && y.IsStatic
-	})
+	sort.SliceStable(rs, func(i, j int) bool { return symtab.AddrOrder(&rs[i].first, &rs[j].first) })
 	var out RangeTable
 	havePrev := false
 	var prevAddr uint64
-	for _, k := range order {
+	for k := range rs {
 		r := rs[k]
 		if havePrev && r.Lo == prevAddr {
-			if symtab.Prefer(&syms[k], &out[len(out)-1].first) {
+			if symtab.Prefer(&rs[k].first, &out[len(out)-1].first) {
 				out[len(out)-1] = r
 			}
 			continue

@@ -1,7 +1,6 @@
 package diff
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -9,23 +8,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/egprof/egprof/callgraph"
-	"github.com/egprof/egprof/gmon"
-	"github.com/egprof/egprof/symtab"
+	"github.com/egprof/egprof/internal/testprof"
 )
 
 // load builds the call graph of a testdata program and one of its runs.
 func load(t *testing.T, prog, gmonFile string) *callgraph.Graph {
 	t.Helper()
 	dir := filepath.Join("..", "testdata", "progs", prog)
-	tab, err := symtab.Load(filepath.Join(dir, "prog"), symtab.Options{})
-	require.NoError(t, err)
-	t.Cleanup(func() { tab.Close() })
-	data, err := os.ReadFile(filepath.Join(dir, gmonFile))
-	require.NoError(t, err)
-	p := gmon.NewProfile(tab.Target, gmon.FormatAuto)
-	_, err = p.AddData(data, gmonFile)
-	require.NoError(t, err)
-	return callgraph.Build(tab, p, callgraph.Options{})
+	return testprof.Graph(t, filepath.Join(dir, "prog"), filepath.Join(dir, gmonFile))
 }
 
 var programs = []string{"ranks", "cycles", "recursion", "cxx", "multifile"}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/egprof/egprof/internal/oserr"
 	"io"
 	"io/fs"
 	"os"
@@ -58,7 +59,7 @@ func (t *Text) AnnotatedSource(opt AnnotateOptions) {
 			if errors.Is(err, fs.ErrNotExist) {
 				fmt.Fprintf(opt.Stderr, "%s: could not locate `%s'\n", opt.Argv0, f.Name)
 			} else {
-				fmt.Fprintf(opt.Stderr, "%s: %s\n", f.Name, errnoText(err))
+				fmt.Fprintf(opt.Stderr, "%s: %s\n", f.Name, oserr.Text(err))
 			}
 			continue
 		}
@@ -70,7 +71,7 @@ func (t *Text) AnnotatedSource(opt AnnotateOptions) {
 				return bw.Flush()
 			})
 			if err != nil {
-				fmt.Fprintf(opt.Stderr, "%s: %s\n", name, errnoText(err))
+				fmt.Fprintf(opt.Stderr, "%s: %s\n", name, oserr.Text(err))
 			}
 		} else {
 			if !a.firstFile {
@@ -238,25 +239,6 @@ func afterLastSlash(p string) string {
 		return p[k+1:]
 	}
 	return p
-}
-
-// errnoText words an error as C's strerror does ("No such file or
-// directory"), for messages in perror's style.
-func errnoText(err error) string {
-	var errno syscall.Errno
-	if errors.As(err, &errno) {
-		err = errno
-	} else {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-	}
-	s := err.Error()
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // writeFileSafely writes the file name in the current directory the way

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"github.com/egprof/egprof/internal/oserr"
 	"io"
 	"os"
 	"path/filepath"
@@ -155,7 +156,7 @@ func TestOpenSource(t *testing.T) {
 	write("file", "")
 	_, err = read("file/x.c")
 	assert.True(t, errors.Is(err, syscall.ENOTDIR))
-	assert.Equal(t, "Not a directory", errnoText(err))
+	assert.Equal(t, "Not a directory", oserr.Text(err))
 }
 
 func TestWriteFileSafely(t *testing.T) {
@@ -187,7 +188,7 @@ func TestWriteFileSafely(t *testing.T) {
 	// A directory in the way is gprof's "Is a directory".
 	require.NoError(t, os.Mkdir("c-ann", 0o755))
 	err = writeFileSafely("c-ann", fill("x"))
-	assert.Equal(t, "Is a directory", errnoText(err))
+	assert.Equal(t, "Is a directory", oserr.Text(err))
 
 	// A failed fill leaves the old content and no temporary file.
 	err = writeFileSafely("a-ann", func(io.Writer) error { return errors.New("boom") })

@@ -66,23 +66,6 @@ func (x *expText) para(text string) {
 	x.w.WriteString(wrap(text, 76) + "\n\n")
 }
 
-func wrap(text string, width int) string {
-	var b strings.Builder
-	col := 0
-	for _, word := range strings.Fields(text) {
-		if col > 0 && col+1+len(word) > width {
-			b.WriteString("\n")
-			col = 0
-		} else if col > 0 {
-			b.WriteString(" ")
-			col++
-		}
-		b.WriteString(word)
-		col += len(word)
-	}
-	return b.String()
-}
-
 func (x *expText) write() {
 	for _, t := range x.res.Perdac {
 		x.perdac(t)

@@ -61,3 +61,22 @@ func cut(s string, n int) string {
 	}
 	return s
 }
+
+// wrap fills the words of text into lines of at most width bytes (a
+// longer word stands alone on its line).
+func wrap(text string, width int) string {
+	var b strings.Builder
+	col := 0
+	for _, word := range strings.Fields(text) {
+		if col > 0 && col+1+len(word) > width {
+			b.WriteString("\n")
+			col = 0
+		} else if col > 0 {
+			b.WriteString(" ")
+			col++
+		}
+		b.WriteString(word)
+		col += len(word)
+	}
+	return b.String()
+}

@@ -24,21 +24,14 @@ import (
 
 	"github.com/egprof/egprof/callgraph"
 	"github.com/egprof/egprof/diff"
-	"github.com/egprof/egprof/gmon"
+	"github.com/egprof/egprof/internal/testprof"
 	"github.com/egprof/egprof/symtab"
 )
 
 // graphLoad builds the call graph of a test program's profile.
 func graphLoad(t *testing.T, dir, gmonName string) *callgraph.Graph {
 	t.Helper()
-	tab, err := symtab.Load(filepath.Join(dir, "prog"), symtab.Options{})
-	require.NoError(t, err)
-	prof := gmon.NewProfile(tab.Target, gmon.FormatAuto)
-	data, err := os.ReadFile(filepath.Join(dir, gmonName))
-	require.NoError(t, err)
-	_, err = prof.AddData(data, gmonName)
-	require.NoError(t, err)
-	return callgraph.Build(tab, prof, callgraph.Options{})
+	return testprof.Graph(t, filepath.Join(dir, "prog"), filepath.Join(dir, gmonName))
 }
 
 // graphCase is one picture the tests draw.

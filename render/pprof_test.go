@@ -17,24 +17,14 @@ import (
 	"github.com/egprof/egprof/diff"
 	"github.com/egprof/egprof/gmon"
 	"github.com/egprof/egprof/internal/progen"
-	"github.com/egprof/egprof/symtab"
+	"github.com/egprof/egprof/internal/testprof"
 )
 
 // loadGraph builds the call graph of an executable and its gmon files with
 // gprof's default options.
 func loadGraph(t testing.TB, exe string, gmons ...string) *callgraph.Graph {
 	t.Helper()
-	tab, err := symtab.Load(exe, symtab.Options{})
-	require.NoError(t, err)
-	t.Cleanup(func() { tab.Close() })
-	prof := gmon.NewProfile(tab.Target, gmon.FormatAuto)
-	for _, name := range gmons {
-		data, err := os.ReadFile(name)
-		require.NoError(t, err)
-		_, err = prof.AddData(data, name)
-		require.NoError(t, err)
-	}
-	return callgraph.Build(tab, prof, callgraph.Options{})
+	return testprof.Graph(t, exe, gmons...)
 }
 
 // testPrograms lists the program directories of testdata.

@@ -32,7 +32,7 @@ func RankText(w io.Writer, r *ranks.Report, opt RankOptions) error {
 	}
 	para := func(s string) {
 		if !opt.Brief {
-			bw.WriteString(rankWrap(s, 78))
+			bw.WriteString(wrap(s, 78) + "\n")
 			bw.WriteString("\n")
 		}
 	}
@@ -320,24 +320,4 @@ func rankPlural(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-// rankWrap fills s into lines of at most width bytes.
-func rankWrap(s string, width int) string {
-	var b strings.Builder
-	n := 0
-	for _, word := range strings.Fields(s) {
-		if n > 0 && n+1+len(word) > width {
-			b.WriteString("\n")
-			n = 0
-		}
-		if n > 0 {
-			b.WriteString(" ")
-			n++
-		}
-		b.WriteString(word)
-		n += len(word)
-	}
-	b.WriteString("\n")
-	return b.String()
 }

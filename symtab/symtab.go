@@ -7,6 +7,7 @@ import (
 	"debug/elf"
 	"errors"
 	"fmt"
+	"github.com/egprof/egprof/internal/oserr"
 	"os"
 	"sort"
 	"strings"
@@ -97,11 +98,7 @@ type LoadError struct {
 func (e *LoadError) Error() string {
 	switch e.Kind {
 	case ErrOpen:
-		var pe *os.PathError
-		if errors.As(e.Err, &pe) {
-			return fmt.Sprintf("%s: %s", e.Path, describeErrno(pe.Err))
-		}
-		return fmt.Sprintf("%s: %v", e.Path, e.Err)
+		return fmt.Sprintf("%s: %s", e.Path, oserr.Text(e.Err))
 	case ErrNotObject:
 		return fmt.Sprintf("%s: not in executable format", e.Path)
 	case ErrNoText:
@@ -114,16 +111,6 @@ func (e *LoadError) Error() string {
 }
 
 func (e *LoadError) Unwrap() error { return e.Err }
-
-// describeErrno spells an OS error the way C's strerror does ("No such file
-// or directory" rather than Go's lower-case form).
-func describeErrno(err error) string {
-	s := err.Error()
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
 
 // rawSym is a .symtab entry with the fields gprof's selection needs.
 type rawSym struct {
@@ -448,16 +435,19 @@ func (s *Symbol) hasEnd() bool { return !s.IsLine && s.End != 0 }
 // ascending address, functions first, then globals first, otherwise in
 // their current order.
 func sortByAddr(syms []Symbol) {
-	sort.SliceStable(syms, func(i, j int) bool {
-		a, b := &syms[i], &syms[j]
-		if a.Addr != b.Addr {
-			return a.Addr < b.Addr
-		}
-		if a.IsFunc != b.IsFunc {
-			return a.IsFunc
-		}
-		return !a.IsStatic && b.IsStatic
-	})
+	sort.SliceStable(syms, func(i, j int) bool { return AddrOrder(&syms[i], &syms[j]) })
+}
+
+// AddrOrder is gprof's order of symbols before it merges aliases:
+// ascending address, then functions first, then globals first.
+func AddrOrder(a, b *Symbol) bool {
+	if a.Addr != b.Addr {
+		return a.Addr < b.Addr
+	}
+	if a.IsFunc != b.IsFunc {
+		return a.IsFunc
+	}
+	return !a.IsStatic && b.IsStatic
 }
 
 // Prefer reports whether newcomer replaces the symbol kept so far at the

@@ -1,0 +1,32 @@
+// Package testprof loads test programs' profiles into call graphs for
+// egprof's tests.
+package testprof
+
+import (
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/egprof/egprof/callgraph"
+	"github.com/egprof/egprof/gmon"
+	"github.com/egprof/egprof/symtab"
+)
+
+// Graph builds the call graph of an executable and its (summed) gmon files
+// with gprof's default options; the executable is closed when the test
+// ends.
+func Graph(t testing.TB, exe string, gmons ...string) *callgraph.Graph {
+	t.Helper()
+	tab, err := symtab.Load(exe, symtab.Options{})
+	require.NoError(t, err)
+	t.Cleanup(func() { tab.Close() })
+	prof := gmon.NewProfile(tab.Target, gmon.FormatAuto)
+	for _, name := range gmons {
+		data, err := os.ReadFile(name)
+		require.NoError(t, err)
+		_, err = prof.AddData(data, name)
+		require.NoError(t, err)
+	}
+	return callgraph.Build(tab, prof, callgraph.Options{})
+}
