@@ -1,0 +1,438 @@
+// Package cli is the egprof command: its option table, its modes (gprof's
+// report, differential profiles, MPI ranks, experiments), every output file
+// it writes and every process it starts.
+package cli
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"github.com/egprof/egprof/internal/oserr"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/egprof/egprof/callgraph"
+	"github.com/egprof/egprof/diff"
+	"github.com/egprof/egprof/gmon"
+	"github.com/egprof/egprof/render"
+	"github.com/egprof/egprof/symtab"
+)
+
+// Main runs one egprof command line (argv[0] included) and returns the
+// process exit status.
+func Main(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return run(argv, stdin, stdout, stderr)
+}
+
+// run executes one egprof command line (argv[0] included) and returns the
+// process exit status. It never calls os.Exit, so tests can drive it.
+func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(argv) == 0 {
+		argv = []string{"egprof"}
+	}
+	var out, errs strings.Builder
+	cfg, stop := parseCommandLine(argv, os.LookupEnv, &out, &errs)
+	io.WriteString(stdout, out.String())
+	io.WriteString(stderr, errs.String())
+	if stop != nil {
+		return stop.code
+	}
+	bw := bufio.NewWriterSize(stdout, 64<<10)
+	code := report(cfg, stdin, bw, stderr)
+	if err := bw.Flush(); err != nil && code == 0 {
+		fmt.Fprintf(stderr, "%s: writing the report: %v\n", cfg.argv0, err)
+		return 1
+	}
+	return code
+}
+
+// report loads the executable and the profiles and prints the sections the
+// configuration asks for.
+func report(c *config, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) int {
+	fail := func(format string, args ...any) int {
+		fmt.Fprintf(stderr, format, args...)
+		return 1
+	}
+	if len(c.ext.exp.given) > 0 {
+		return c.reportExperiment(stdout, stderr)
+	}
+	if unsupported := c.notYetSupported(); unsupported != "" {
+		return fail("%s: %s is not supported by this version of egprof yet\n", c.argv0, unsupported)
+	}
+	if c.ext.rank.enabled && c.ext.rank.loaded == nil {
+		return c.reportRanks(stdin, stdout, stderr)
+	}
+	if c.debug {
+		fmt.Fprintf(stdout, "%s: debugging not supported; -d ignored\n", c.argv0)
+	}
+	tab, prof, code := c.loadSide(c.image, c.gmonFiles, stdin, stdout, stderr)
+	if code != 0 {
+		return code
+	}
+	defer tab.Close()
+
+	if c.style == 0 {
+		if prof.HasHist || prof.HasArcs {
+			if prof.HasHist {
+				c.style |= styleFlat
+			}
+			if prof.HasArcs {
+				c.style |= styleGraph
+			}
+		} else {
+			c.style = styleExec
+		}
+		c.style &^= c.userSpecified
+	}
+
+	g := c.buildGraph(tab, prof)
+	var blocks *callgraph.Blocks
+	if c.line {
+		blocks = callgraph.AttachBlocks(tab, prof.BBs)
+	}
+
+	if c.style&styleSum != 0 {
+		if err := writeSum(g, prof, blocks, c.format); err != nil {
+			return fail("%s: %v\n", c.argv0, err)
+		}
+	}
+	if c.style&styleFlat != 0 && !prof.HasHist {
+		return fail("%s: gmon.out file is missing histogram\n", c.argv0)
+	}
+	if c.style&styleGraph != 0 && !prof.HasArcs {
+		return fail("%s: gmon.out file is missing call-graph data\n", c.argv0)
+	}
+	warnForeignProfile(c, g, c.gmonFiles, c.image, stderr)
+
+	t := render.NewText(stdout, g, render.TextOptions{
+		Brief:           !c.verbose(),
+		Traditional:     c.traditional,
+		Demangle:        c.demangle,
+		DemangleStyle:   c.demangleStyle,
+		InlineFileNames: c.inlineNames,
+		PrintPath:       c.printPath,
+		LineGranularity: c.line && c.externalSyms == "",
+		ShowZeros:       c.showZeros,
+		Width:           c.width,
+	})
+	if c.style&styleInfo != 0 {
+		t.MarkPrinted()
+	}
+	if len(c.ext.diffFiles) > 0 {
+		return c.reportDiff(g, t, stdin, stdout, stderr)
+	}
+	if c.ext.wantsGraphFiles() {
+		if code := c.writeGraphFiles(diff.Single(g, diff.Options{KeepAll: c.showZeros}), stderr); code != 0 {
+			return code
+		}
+	}
+	if c.ext.pprof != "" {
+		if code := c.writePProf(diff.Single(g, diff.Options{KeepAll: c.showZeros}), stderr); code != 0 {
+			return code
+		}
+	}
+	graph := g.HasArcs && c.style&styleGraph != 0
+	if graph && c.traditional {
+		t.CallGraph()
+	}
+	if c.style&styleFlat != 0 {
+		t.Flat()
+	}
+	if graph {
+		if !c.traditional {
+			t.CallGraph()
+		}
+		t.Index()
+	}
+	if err := printLineSections(t, c, g, blocks, stderr); err != nil {
+		t.Flush()
+		return fail("%s: %v\n", c.argv0, err)
+	}
+	if err := printOrderings(t, c, g); err != nil {
+		t.Flush()
+		return fail("%s: %v\n", c.argv0, err)
+	}
+	if err := t.Flush(); err != nil {
+		return fail("%s: writing the report: %v\n", c.argv0, err)
+	}
+	return 0
+}
+
+// loadSide loads an executable (with -l's line symbols when asked) and
+// sums its profile files. On failure it has printed the error and returns
+// the exit status.
+func (c *config) loadSide(image string, files []string, stdin io.Reader, stdout io.Writer, stderr io.Writer) (*symtab.Table, *gmon.Profile, int) {
+	if l := c.ext.rank.loaded; l != nil {
+		return l.tab, l.prof, 0 // the rank files, read and summed by reportRanks
+	}
+	fail := func(format string, args ...any) (*symtab.Table, *gmon.Profile, int) {
+		fmt.Fprintf(stderr, format, args...)
+		return nil, nil, 1
+	}
+	tab, err := symtab.Load(image, symtab.Options{
+		NoStatic:           c.noStatic,
+		IgnoreNonFunctions: c.ignoreNonFunc,
+		MapFile:            c.mapFile,
+		ExternalSymbols:    c.externalSyms,
+	})
+	if err != nil {
+		var le *symtab.LoadError
+		if errors.As(err, &le) && le.Kind == symtab.ErrOpen {
+			return fail("%v\n", err)
+		}
+		return fail("%s: %v\n", c.argv0, err)
+	}
+	if c.line && c.externalSyms == "" {
+		// Without debug information -l changes nothing, as in gprof.
+		lt, err := tab.WithLineSymbols()
+		if err != nil {
+			tab.Close()
+			return fail("%s: %v\n", c.argv0, err)
+		}
+		tab = lt
+	}
+	prof, code := c.loadProfiles(tab, files, stdin, stdout, stderr)
+	if code != 0 {
+		tab.Close()
+		return nil, nil, code
+	}
+	return tab, prof, 0
+}
+
+// loadProfiles reads and sums profile files for the executable tab
+// describes. On failure it has printed the error and returns the exit
+// status.
+func (c *config) loadProfiles(tab *symtab.Table, files []string, stdin io.Reader, stdout io.Writer, stderr io.Writer) (*gmon.Profile, int) {
+	fail := func(format string, args ...any) (*gmon.Profile, int) {
+		fmt.Fprintf(stderr, format, args...)
+		return nil, 1
+	}
+	if c.format == gmon.FormatProf {
+		return fail("%s: sorry, file format `prof' is not yet supported\n", c.argv0)
+	}
+	prof := gmon.NewProfile(tab.Target, c.format)
+	warnedBB := false
+	for _, name := range files {
+		data, err := readProfileFile(name, stdin)
+		if err != nil {
+			return fail("%s: %s\n", name, oserr.Text(err))
+		}
+		f, err := prof.AddData(data, name)
+		if err != nil {
+			return fail("%s: %v\n", c.argv0, err)
+		}
+		if !c.line && len(f.BBs) > 0 && !warnedBB {
+			// gprof uses basic-block counts only at line granularity.
+			warnedBB = true
+			fmt.Fprintf(stderr, "%s: warning: ignoring basic-block exec counts (use -l or --line)\n", c.argv0)
+		}
+		if c.style&styleInfo != 0 {
+			printFileInfo(stdout, f, prof)
+		}
+	}
+	return prof, 0
+}
+
+// buildGraph computes the call-graph model of one side.
+func (c *config) buildGraph(tab *symtab.Table, prof *gmon.Profile) *callgraph.Graph {
+	opt := callgraph.Options{Specs: c.specs, StaticCalls: c.staticCalls}
+	if c.staticCalls {
+		opt.TextBytes = tab.TextBytes()
+	}
+	return callgraph.Build(tab, prof, opt)
+}
+
+// reportDiff prints the differential profile: the positional profiles
+// ('+') minus the --diff profiles ('-'), of the same executable or of the
+// --diff-exe build.
+func (c *config) reportDiff(plus *callgraph.Graph, t *render.Text, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) int {
+	// One executable: the '-' profiles are read against the same symbol
+	// table, so the two sides align by address.
+	tab := plus.Syms
+	if c.ext.diffExe != "" {
+		other, _, code := c.loadSide(c.ext.diffExe, nil, stdin, stdout, stderr)
+		if code != 0 {
+			return code
+		}
+		defer other.Close()
+		tab = other
+	}
+	prof, code := c.loadProfiles(tab, c.ext.diffFiles, stdin, stdout, stderr)
+	if code != 0 {
+		return code
+	}
+	minus := c.buildGraph(tab, prof)
+	warnForeignProfile(c, minus, c.ext.diffFiles, tab.Path, stderr)
+	d := diff.Subtract(plus, minus, diff.Options{KeepAll: c.showZeros})
+	if code := c.writeGraphFiles(d, stderr); code != 0 {
+		return code
+	}
+	if code := c.writePProf(d, stderr); code != 0 {
+		return code
+	}
+	opt := render.DiffOptions{
+		TextOptions: render.TextOptions{
+			Brief: c.brief, Demangle: c.demangle, DemangleStyle: c.demangleStyle,
+			ShowZeros: c.showZeros, Width: c.width,
+		},
+		NoiseOff: c.ext.noiseOff,
+		Selected: func(f *diff.Function) bool {
+			if f.Plus.Entry >= 0 {
+				return plus.FlatSelected(f.Plus.Entry)
+			}
+			return minus.FlatSelected(f.Minus.Entry)
+		},
+	}
+	if c.minCount > 1 {
+		opt.MinCalls = c.minCount
+	}
+	dt := render.NewDiffText(stdout, d, opt)
+	if c.style&styleInfo != 0 {
+		dt.MarkPrinted()
+	}
+	if c.style&styleFlat != 0 || c.ext.impact {
+		if c.ext.impact {
+			dt.Impact()
+		} else {
+			dt.Flat()
+		}
+	}
+	if c.style&styleGraph != 0 && plus.HasArcs {
+		dt.CallGraph()
+	}
+	if err := dt.Flush(); err != nil {
+		fmt.Fprintf(stderr, "%s: writing the report: %v\n", c.argv0, err)
+		return 1
+	}
+	return 0
+}
+
+// writeGraphFiles writes the call-graph files asked for with --gml, --dot,
+// --svg and --png.
+func (c *config) writeGraphFiles(d *diff.Profile, stderr io.Writer) int {
+	files := []struct {
+		path   string
+		format render.GraphFormat
+	}{
+		{c.ext.gml, render.FormatGML}, {c.ext.dot, render.FormatDOT},
+		{c.ext.svg, render.FormatSVG}, {c.ext.png, render.FormatPNG},
+	}
+	for _, f := range files {
+		if f.path == "" {
+			continue
+		}
+		opt := render.GraphOptions{
+			Top:       c.ext.graphTop,
+			NoiseOff:  c.ext.noiseOff,
+			RawNames:  !c.demangle,
+			PlusName:  strings.Join(c.gmonFiles, " "),
+			MinusName: strings.Join(c.ext.diffFiles, " "),
+		}
+		if !c.ext.graphTopSet && (f.format == render.FormatSVG || f.format == render.FormatPNG) {
+			opt.Top = render.DefaultImageTop
+		}
+		if err := render.WriteGraphFile(f.path, f.format, d, opt); err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", c.argv0, err)
+			return 1
+		}
+	}
+	return 0
+}
+
+// verbose reports whether the explanations are wanted (no -b).
+func (c *config) verbose() bool { return !c.brief }
+
+// notYetSupported names an option whose output egprof does not produce
+// yet, so that it fails clearly instead of printing something else.
+func (c *config) notYetSupported() string {
+	return ""
+}
+
+// readProfileFile reads a whole data file; "-" is standard input.
+func readProfileFile(name string, stdin io.Reader) ([]byte, error) {
+	if name == "-" {
+		return io.ReadAll(stdin)
+	}
+	return os.ReadFile(name)
+}
+
+// printFileInfo writes gprof -i's summary of one data file.
+func printFileInfo(w io.Writer, f *gmon.File, p *gmon.Profile) {
+	plural := func(n int, one, many string) string {
+		if n == 1 {
+			return fmt.Sprintf("\t%d %s\n", n, one)
+		}
+		return fmt.Sprintf("\t%d %s\n", n, many)
+	}
+	fmt.Fprintf(w, "File `%s' (version %d) contains:\n", f.Name, p.FileVersion)
+	io.WriteString(w, plural(f.NumHistRecords, "histogram record", "histogram records"))
+	io.WriteString(w, plural(f.NumArcRecords, "call-graph record", "call-graph records"))
+	io.WriteString(w, plural(f.NumBBRecords, "basic-block count record", "basic-block count records"))
+}
+
+// writeSum writes gmon.sum: the summed histograms and the arcs as gprof
+// keeps them (merged per caller and callee, at the symbols' start
+// addresses, callers in address order, each caller's arcs newest first).
+func writeSum(g *callgraph.Graph, p *gmon.Profile, blocks *callgraph.Blocks, f gmon.Format) error {
+	var arcs []gmon.ArcRecord
+	for i := 0; i < g.NumSyms; i++ {
+		ch := g.Entries[i].Children
+		for k := len(ch) - 1; k >= 0; k-- {
+			a := &g.Arcs[ch[k]]
+			if a.Static {
+				continue
+			}
+			arcs = append(arcs, gmon.ArcRecord{
+				FromPC: g.Syms.Syms[a.Parent].Addr,
+				SelfPC: g.Syms.Syms[a.Child].Addr,
+				Count:  a.Count,
+			})
+		}
+	}
+	// gprof writes the basic blocks it attached to symbols, in symbol
+	// order (-s implies -l, so they are always attached).
+	sum := *p
+	sum.BBs = blocks.Records()
+	return gmon.WriteFileAtomic("gmon.sum", func(w io.Writer) error {
+		return gmon.WriteSum(w, &sum, arcs, f)
+	})
+}
+
+// warnForeignProfile tells the user when the profile cannot belong to the
+// executable: samples were taken but none fell inside any of its symbols,
+// or arcs were recorded but none joined two of its symbols. gprof prints an
+// empty profile without a word in that case; the exit status stays 0.
+func warnForeignProfile(c *config, g *callgraph.Graph, files []string, image string, stderr io.Writer) {
+	if g.TotalTime > 0 && g.CreditedSamples == 0 && len(g.Arcs) == 0 && g.DroppedArcs > 0 {
+		fmt.Fprintf(stderr, "%s: warning: no sample and no call in %s falls inside %s; was the profile made by another program?\n",
+			c.argv0, strings.Join(files, ", "), image)
+	}
+}
+
+// writePProf writes --pprof's profile of d (single or differential)
+// atomically. The profile's comments (pprof -comments) describe how its
+// stacks were synthesised.
+func (c *config) writePProf(d *diff.Profile, stderr io.Writer) int {
+	if c.ext.pprof == "" {
+		return 0
+	}
+	opt := render.PProfOptions{Demangle: c.demangle, DemangleStyle: c.demangleStyle}
+	opt.Comments = append(opt.Comments, fmt.Sprintf("egprof: %s %s", c.image, strings.Join(c.gmonFiles, " ")))
+	if d.IsDiff() {
+		image := c.image
+		if c.ext.diffExe != "" {
+			image = c.ext.diffExe
+		}
+		opt.Comments = append(opt.Comments, fmt.Sprintf("egprof: minus %s %s", image, strings.Join(c.ext.diffFiles, " ")))
+	}
+	err := gmon.WriteFileAtomic(c.ext.pprof, func(w io.Writer) error {
+		_, err := render.WritePProf(w, d, opt)
+		return err
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: --pprof=%s: %v\n", c.argv0, c.ext.pprof, err)
+		return 1
+	}
+	return 0
+}
