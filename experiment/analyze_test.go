@@ -155,37 +155,6 @@ func TestAnalyzeOptionErrors(t *testing.T) {
 	}
 }
 
-// TestMatchingProfilesAccepted checks that the mismatch test never refuses
-// a profile made by its own executable: every test program with each of
-// its profiles, -O2, C++, threads and 32-bit builds included.
-func TestMatchingProfilesAccepted(t *testing.T) {
-	dirs, _ := filepath.Glob(progs + "*/prog")
-	dirs = append(dirs, "../testdata/demo/prog")
-	checked := 0
-	for _, bin := range dirs {
-		dir := filepath.Dir(bin)
-		tab, err := symtab.Load(bin, symtab.Options{})
-		require.NoError(t, err)
-		for _, name := range []string{"gmon.out", "gmon2.out"} {
-			data, err := os.ReadFile(filepath.Join(dir, name))
-			if err != nil {
-				continue
-			}
-			prof := gmon.NewProfile(tab.Target, gmon.FormatAuto)
-			_, err = prof.AddData(data, name)
-			require.NoError(t, err)
-			g := callgraph.Build(tab, prof, callgraph.Options{})
-			assert.NoError(t, mismatch(prof, g), "%s %s", bin, name)
-			checked++
-		}
-		tab.Close()
-	}
-	t.Logf("%d profiles accepted", checked)
-	if len(dirs) > 1 {
-		assert.Positive(t, checked)
-	}
-}
-
 // TestModelOnlyGraph checks that the call graph built without its display
 // orders (as the experiment builds one per profile) has the same times
 // and counts as the full one, cycles and recursion included.

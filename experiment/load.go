@@ -1,7 +1,6 @@
 package experiment
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -226,7 +225,7 @@ func (ps *profiles) readRow(e *Experiment, opt LoadOptions, i int, obs *Observat
 		return e.rowError(i, e.GmonColumn, err)
 	}
 	g := callgraph.Build(tab, prof, callgraph.Options{ModelOnly: true})
-	if err := mismatch(prof, g); err != nil {
+	if err := callgraph.CheckBelongs(prof, g.Syms); err != nil {
 		col := e.BinaryColumn
 		if col == 0 {
 			col = e.GmonColumn
@@ -257,44 +256,6 @@ func (ps *profiles) readRow(e *Experiment, opt LoadOptions, i int, obs *Observat
 	obs.Total = 0
 	if hz > 0 {
 		obs.Total = g.TotalTime / hz
-	}
-	return nil
-}
-
-// mismatch tells when a profile cannot have been written by the
-// executable: it has samples but none falls inside a symbol and no arc
-// joins two symbols, or most of its first arcs enter their callee far
-// from the callee's start (gcc -pg calls mcount in the prologue, a few
-// bytes in).
-func mismatch(prof *gmon.Profile, g *callgraph.Graph) error {
-	samples := 0.0
-	for _, h := range prof.Hists {
-		for _, b := range h.Bins {
-			samples += float64(b)
-		}
-	}
-	if samples > 0 && g.CreditedSamples == 0 && len(g.Arcs) == 0 {
-		return fmt.Errorf("none of its %.0f samples falls inside the executable's functions", samples)
-	}
-	if len(prof.Arcs) > 0 && len(g.Arcs) == 0 && g.DroppedArcs > 0 {
-		return errors.New("none of its call arcs joins two of the executable's functions")
-	}
-	// The first arcs suffice to tell; looking up all of them would cost
-	// as much as the call graph itself.
-	const prologue, sample = 64, 256
-	far, seen := 0, 0
-	for _, a := range prof.Arcs[:min(len(prof.Arcs), sample)] {
-		s := g.Syms.Lookup(a.SelfPC)
-		if s < 0 {
-			continue
-		}
-		seen++
-		if a.SelfPC-g.Syms.Syms[s].Addr > prologue {
-			far++
-		}
-	}
-	if seen >= 4 && 2*far > seen {
-		return fmt.Errorf("%d of its %d call arcs enter their callee more than %d bytes past its start, where no profiling call is", far, seen, prologue)
 	}
 	return nil
 }

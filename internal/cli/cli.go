@@ -47,80 +47,72 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return code
 }
 
-// report loads the executable and the profiles and prints the sections the
-// configuration asks for.
+// report runs the mode the command line selects.
 func report(c *config, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) int {
-	fail := func(format string, args ...any) int {
-		fmt.Fprintf(stderr, format, args...)
-		return 1
-	}
-	if len(c.ext.exp.given) > 0 {
+	switch c.ext.mode {
+	case modeExperiment:
 		return c.reportExperiment(stdout, stderr)
-	}
-	if unsupported := c.notYetSupported(); unsupported != "" {
-		return fail("%s: %s is not supported by this version of egprof yet\n", c.argv0, unsupported)
-	}
-	if c.ext.rank.enabled && c.ext.rank.loaded == nil {
+	case modeRanks:
 		return c.reportRanks(stdin, stdout, stderr)
 	}
-	if c.debug {
-		fmt.Fprintf(stdout, "%s: debugging not supported; -d ignored\n", c.argv0)
-	}
+	c.noteDebug(stdout)
 	tab, prof, code := c.loadSide(c.image, c.gmonFiles, stdin, stdout, stderr)
 	if code != 0 {
 		return code
 	}
-	defer tab.Close()
+	return c.classic(tab, prof, c.gmonFiles, stdin, stdout, stderr)
+}
 
-	if c.style == 0 {
-		if prof.HasHist || prof.HasArcs {
-			if prof.HasHist {
-				c.style |= styleFlat
-			}
-			if prof.HasArcs {
-				c.style |= styleGraph
-			}
-		} else {
-			c.style = styleExec
-		}
-		c.style &^= c.userSpecified
+// noteDebug prints gprof's note that -d does nothing here.
+func (c *config) noteDebug(stdout io.Writer) {
+	if c.debug {
+		fmt.Fprintf(stdout, "%s: debugging not supported; -d ignored\n", c.argv0)
 	}
+}
 
+// classic prints gprof's report of one (summed) profile of the executable
+// tab describes, read from files: the sections the options select, the
+// files of egprof's own options, and in diff mode the differential profile
+// instead. The rank analysis calls it for the summed rank files.
+func (c *config) classic(tab *symtab.Table, prof *gmon.Profile, files []string, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) int {
+	fail := func(format string, args ...any) int {
+		fmt.Fprintf(stderr, format, args...)
+		return 1
+	}
+	style := c.sections(prof)
 	g := c.buildGraph(tab, prof)
 	var blocks *callgraph.Blocks
 	if c.line {
 		blocks = callgraph.AttachBlocks(tab, prof.BBs)
 	}
 
-	if c.style&styleSum != 0 {
+	if style&styleSum != 0 {
 		if err := writeSum(g, prof, blocks, c.format); err != nil {
 			return fail("%s: %v\n", c.argv0, err)
 		}
 	}
-	if c.style&styleFlat != 0 && !prof.HasHist {
+	if style&styleFlat != 0 && !prof.HasHist {
 		return fail("%s: gmon.out file is missing histogram\n", c.argv0)
 	}
-	if c.style&styleGraph != 0 && !prof.HasArcs {
+	if style&styleGraph != 0 && !prof.HasArcs {
 		return fail("%s: gmon.out file is missing call-graph data\n", c.argv0)
 	}
-	warnForeignProfile(c, g, c.gmonFiles, c.image, stderr)
+	if err := c.checkBelongs(prof, tab); err != nil {
+		msg := fmt.Sprintf("%s does not belong to %s: %v", strings.Join(files, ", "), tab.Path, err)
+		if c.ext.mode != modeClassic {
+			return fail("%s: %s\n", c.argv0, msg)
+		}
+		// gprof prints whatever numbers a foreign profile gives; egprof
+		// keeps its output and exit status and says so on stderr.
+		fmt.Fprintf(stderr, "%s: warning: %s; its numbers cannot be trusted\n", c.argv0, msg)
+	}
 
-	t := render.NewText(stdout, g, render.TextOptions{
-		Brief:           !c.verbose(),
-		Traditional:     c.traditional,
-		Demangle:        c.demangle,
-		DemangleStyle:   c.demangleStyle,
-		InlineFileNames: c.inlineNames,
-		PrintPath:       c.printPath,
-		LineGranularity: c.line && c.externalSyms == "",
-		ShowZeros:       c.showZeros,
-		Width:           c.width,
-	})
-	if c.style&styleInfo != 0 {
+	t := render.NewText(stdout, g, c.textOptions())
+	if style&styleInfo != 0 {
 		t.MarkPrinted()
 	}
-	if len(c.ext.diffFiles) > 0 {
-		return c.reportDiff(g, t, stdin, stdout, stderr)
+	if c.ext.mode == modeDiff {
+		return c.reportDiff(g, style, stdin, stdout, stderr)
 	}
 	if c.ext.wantsGraphFiles() {
 		if code := c.writeGraphFiles(diff.Single(g, diff.Options{KeepAll: c.showZeros}), stderr); code != 0 {
@@ -132,11 +124,11 @@ func report(c *config, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) 
 			return code
 		}
 	}
-	graph := g.HasArcs && c.style&styleGraph != 0
+	graph := g.HasArcs && style&styleGraph != 0
 	if graph && c.traditional {
 		t.CallGraph()
 	}
-	if c.style&styleFlat != 0 {
+	if style&styleFlat != 0 {
 		t.Flat()
 	}
 	if graph {
@@ -145,11 +137,11 @@ func report(c *config, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) 
 		}
 		t.Index()
 	}
-	if err := printLineSections(t, c, g, blocks, stderr); err != nil {
+	if err := printLineSections(t, c, style, g, blocks, stderr); err != nil {
 		t.Flush()
 		return fail("%s: %v\n", c.argv0, err)
 	}
-	if err := printOrderings(t, c, g); err != nil {
+	if err := printOrderings(t, c, style, g); err != nil {
 		t.Flush()
 		return fail("%s: %v\n", c.argv0, err)
 	}
@@ -159,23 +151,74 @@ func report(c *config, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) 
 	return 0
 }
 
-// loadSide loads an executable (with -l's line symbols when asked) and
-// sums its profile files. On failure it has printed the error and returns
-// the exit status.
-func (c *config) loadSide(image string, files []string, stdin io.Reader, stdout io.Writer, stderr io.Writer) (*symtab.Table, *gmon.Profile, int) {
-	if l := c.ext.rank.loaded; l != nil {
-		return l.tab, l.prof, 0 // the rank files, read and summed by reportRanks
+// checkBelongs runs the belonging check of prof against the executable tab
+// was loaded from. The check needs the executable's own function symbols:
+// when -a, -D, -R, -S or -l changed them, it loads them again.
+func (c *config) checkBelongs(prof *gmon.Profile, tab *symtab.Table) error {
+	if c.noStatic || c.ignoreNonFunc || c.mapFile != "" || c.externalSyms != "" || c.line {
+		own, err := symtab.Load(tab.Path, symtab.Options{})
+		if err != nil {
+			return nil // the executable's own symbols cannot be had: nothing to check against
+		}
+		defer own.Close()
+		tab = own
 	}
-	fail := func(format string, args ...any) (*symtab.Table, *gmon.Profile, int) {
-		fmt.Fprintf(stderr, format, args...)
-		return nil, nil, 1
+	return callgraph.CheckBelongs(prof, tab)
+}
+
+// sections returns the sections to print: those the options select, or
+// without any, gprof's default for what the profile holds.
+func (c *config) sections(prof *gmon.Profile) int {
+	if c.style != 0 {
+		return c.style
 	}
-	tab, err := symtab.Load(image, symtab.Options{
+	style := 0
+	if prof.HasHist {
+		style |= styleFlat
+	}
+	if prof.HasArcs {
+		style |= styleGraph
+	}
+	if style == 0 {
+		style = styleExec
+	}
+	return style &^ c.userSpecified
+}
+
+// textOptions are the options of gprof's sections.
+func (c *config) textOptions() render.TextOptions {
+	return render.TextOptions{
+		Brief:           c.brief,
+		Traditional:     c.traditional,
+		Demangle:        c.demangle,
+		DemangleStyle:   c.demangleStyle,
+		InlineFileNames: c.inlineNames,
+		PrintPath:       c.printPath,
+		LineGranularity: c.line && c.externalSyms == "",
+		ShowZeros:       c.showZeros,
+		Width:           c.width,
+	}
+}
+
+// symtabOptions are the options that decide which symbols exist.
+func (c *config) symtabOptions() symtab.Options {
+	return symtab.Options{
 		NoStatic:           c.noStatic,
 		IgnoreNonFunctions: c.ignoreNonFunc,
 		MapFile:            c.mapFile,
 		ExternalSymbols:    c.externalSyms,
-	})
+	}
+}
+
+// loadSide loads an executable (with -l's line symbols when asked) and
+// sums its profile files. On failure it has printed the error and returns
+// the exit status.
+func (c *config) loadSide(image string, files []string, stdin io.Reader, stdout io.Writer, stderr io.Writer) (*symtab.Table, *gmon.Profile, int) {
+	fail := func(format string, args ...any) (*symtab.Table, *gmon.Profile, int) {
+		fmt.Fprintf(stderr, format, args...)
+		return nil, nil, 1
+	}
+	tab, err := symtab.Load(image, c.symtabOptions())
 	if err != nil {
 		var le *symtab.LoadError
 		if errors.As(err, &le) && le.Kind == symtab.ErrOpen {
@@ -246,7 +289,7 @@ func (c *config) buildGraph(tab *symtab.Table, prof *gmon.Profile) *callgraph.Gr
 // reportDiff prints the differential profile: the positional profiles
 // ('+') minus the --diff profiles ('-'), of the same executable or of the
 // --diff-exe build.
-func (c *config) reportDiff(plus *callgraph.Graph, t *render.Text, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) int {
+func (c *config) reportDiff(plus *callgraph.Graph, style int, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) int {
 	// One executable: the '-' profiles are read against the same symbol
 	// table, so the two sides align by address.
 	tab := plus.Syms
@@ -262,8 +305,16 @@ func (c *config) reportDiff(plus *callgraph.Graph, t *render.Text, stdin io.Read
 	if code != 0 {
 		return code
 	}
+	if err := c.checkBelongs(prof, tab); err != nil {
+		hint := ""
+		if c.ext.diffExe == "" {
+			hint = "; if another build made it, name that build's executable with --diff-exe=B.OUT"
+		}
+		fmt.Fprintf(stderr, "%s: --diff profile %s does not belong to %s: %v%s\n",
+			c.argv0, strings.Join(c.ext.diffFiles, ", "), tab.Path, err, hint)
+		return 1
+	}
 	minus := c.buildGraph(tab, prof)
-	warnForeignProfile(c, minus, c.ext.diffFiles, tab.Path, stderr)
 	d := diff.Subtract(plus, minus, diff.Options{KeepAll: c.showZeros})
 	if code := c.writeGraphFiles(d, stderr); code != 0 {
 		return code
@@ -272,10 +323,7 @@ func (c *config) reportDiff(plus *callgraph.Graph, t *render.Text, stdin io.Read
 		return code
 	}
 	opt := render.DiffOptions{
-		TextOptions: render.TextOptions{
-			Brief: c.brief, Demangle: c.demangle, DemangleStyle: c.demangleStyle,
-			ShowZeros: c.showZeros, Width: c.width,
-		},
+		TextOptions: c.textOptions(),
 		NoiseOff: c.ext.noiseOff,
 		Selected: func(f *diff.Function) bool {
 			if f.Plus.Entry >= 0 {
@@ -288,17 +336,17 @@ func (c *config) reportDiff(plus *callgraph.Graph, t *render.Text, stdin io.Read
 		opt.MinCalls = c.minCount
 	}
 	dt := render.NewDiffText(stdout, d, opt)
-	if c.style&styleInfo != 0 {
+	if style&styleInfo != 0 {
 		dt.MarkPrinted()
 	}
-	if c.style&styleFlat != 0 || c.ext.impact {
+	if style&styleFlat != 0 || c.ext.impact {
 		if c.ext.impact {
 			dt.Impact()
 		} else {
 			dt.Flat()
 		}
 	}
-	if c.style&styleGraph != 0 && plus.HasArcs {
+	if style&styleGraph != 0 && plus.HasArcs {
 		dt.CallGraph()
 	}
 	if err := dt.Flush(); err != nil {
@@ -338,15 +386,6 @@ func (c *config) writeGraphFiles(d *diff.Profile, stderr io.Writer) int {
 		}
 	}
 	return 0
-}
-
-// verbose reports whether the explanations are wanted (no -b).
-func (c *config) verbose() bool { return !c.brief }
-
-// notYetSupported names an option whose output egprof does not produce
-// yet, so that it fails clearly instead of printing something else.
-func (c *config) notYetSupported() string {
-	return ""
 }
 
 // readProfileFile reads a whole data file; "-" is standard input.
@@ -397,17 +436,6 @@ func writeSum(g *callgraph.Graph, p *gmon.Profile, blocks *callgraph.Blocks, f g
 	return gmon.WriteFileAtomic("gmon.sum", func(w io.Writer) error {
 		return gmon.WriteSum(w, &sum, arcs, f)
 	})
-}
-
-// warnForeignProfile tells the user when the profile cannot belong to the
-// executable: samples were taken but none fell inside any of its symbols,
-// or arcs were recorded but none joined two of its symbols. gprof prints an
-// empty profile without a word in that case; the exit status stays 0.
-func warnForeignProfile(c *config, g *callgraph.Graph, files []string, image string, stderr io.Writer) {
-	if g.TotalTime > 0 && g.CreditedSamples == 0 && len(g.Arcs) == 0 && g.DroppedArcs > 0 {
-		fmt.Fprintf(stderr, "%s: warning: no sample and no call in %s falls inside %s; was the profile made by another program?\n",
-			c.argv0, strings.Join(files, ", "), image)
-	}
 }
 
 // writePProf writes --pprof's profile of d (single or differential)

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"strconv"
 	"strings"
 
 	"github.com/egprof/egprof/experiment"
@@ -32,72 +30,7 @@ type experimentOptions struct {
 	predictW   float64
 	plots      string
 	scalaGiven bool // --procs-dim or --work-dim named a column
-	given      []string
 }
-
-// active reports whether the experiment mode was asked for.
-func (o *experimentOptions) active() bool { return o.table != "" || o.runs }
-
-// set records one of the experiment options.
-func (o *experimentOptions) set(name, val string) error {
-	o.given = append(o.given, name)
-	switch name {
-	case "experiment":
-		o.table = val
-	case "runs":
-		o.runs = true
-	case "over":
-		o.over = append(o.over, val)
-	case "threshold":
-		v, err := strconv.ParseFloat(strings.TrimSuffix(val, "%"), 64)
-		if err != nil || v < 0 || !finiteNumber(v) {
-			return fmt.Errorf("--threshold takes a percentage (0 or more), not %q", val)
-		}
-		o.threshold, o.thresholdG = v, true
-	case "sort":
-		switch val {
-		case "share":
-			o.sortRSD = false
-		case "rsd":
-			o.sortRSD = true
-		default:
-			return fmt.Errorf("--sort takes share or rsd, not %q", val)
-		}
-	case "procs-dim":
-		o.procsDim, o.scalaGiven = val, true
-	case "work-dim":
-		o.workDim, o.scalaGiven = val, true
-	case "rank-dim":
-		o.rankDim = val
-	case "compare-dim":
-		o.compareDim = val
-	case "time-of-run":
-		r, err := experiment.ParseReduction(val)
-		if err != nil {
-			return fmt.Errorf("--time-of-run %w", err)
-		}
-		o.timeOfRun = r
-	case "predict":
-		ps, ws, hasW := strings.Cut(val, ",")
-		p, err := strconv.ParseFloat(ps, 64)
-		if err != nil || p <= 0 || !finiteNumber(p) {
-			return fmt.Errorf("--predict takes a process count P or P,W, not %q", val)
-		}
-		o.predict = p
-		if hasW {
-			w, err := strconv.ParseFloat(ws, 64)
-			if err != nil || w <= 0 || !finiteNumber(w) {
-				return fmt.Errorf("--predict takes a process count P or P,W, not %q", val)
-			}
-			o.predictW = w
-		}
-	case "plots":
-		o.plots = val
-	}
-	return nil
-}
-
-func finiteNumber(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // reportExperiment runs the experiment mode: reads the experiment (the
 // table, or the positional profiles with --runs), analyses it and prints
@@ -182,17 +115,10 @@ func orDefault(s, def string) string {
 func (c *config) checkExperimentOptions() error {
 	o := &c.ext.exp
 	switch {
-	case o.table != "" && o.runs:
-		return errors.New("--experiment and --runs are two ways to give the experiment: choose one")
-	case len(c.ext.diffFiles) > 0:
-		return errors.New("--diff does not combine with an experiment; compare runs with --runs or --over instead")
 	case o.table != "" && !(len(c.gmonFiles) == 1 && c.gmonFiles[0] == "gmon.out"):
 		return fmt.Errorf("with --experiment the profiles come from the table, not from the command line (%s)", strings.Join(c.gmonFiles, " "))
 	case c.style&styleSum != 0:
 		return errors.New("-s does not combine with an experiment; sum the runs with gprof -s instead")
-	}
-	if !o.active() {
-		return fmt.Errorf("--%s needs --experiment=FILE or --runs", o.given[0])
 	}
 	return nil
 }

@@ -495,7 +495,7 @@ func TestExperimentErrors(t *testing.T) {
 		{"bad threshold", []string{"--experiment=" + table(good), "--threshold=ten"}, "--threshold takes a percentage"},
 		{"bad time-of-run", []string{"--experiment=" + table(good), "--time-of-run=min"}, "--time-of-run takes max, sum or mean"},
 		{"bad format", []string{"--runs", prog, gmon1, gmon2, "--format=xml"}, "--format takes text, tsv or json"},
-		{"no experiment", []string{"--over=run", prog, gmon1}, "--over needs --experiment=FILE or --runs"},
+		{"no experiment", []string{"--over=run", prog, gmon1}, "--over belongs to an experiment (--experiment or --runs); it has no meaning in gprof's report"},
 		{"both", []string{"--runs", "--experiment=" + table(good), prog, gmon1}, "choose one"},
 		{"gmon operands", []string{"--experiment=" + table(good), prog, gmon1}, "the profiles come from the table"},
 		{"runs with one file", []string{"--runs", prog, gmon1}, "at least two profiles"},

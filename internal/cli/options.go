@@ -24,65 +24,6 @@ const (
 	styleFileOrder
 )
 
-// Codes for long options that have no short letter.
-const (
-	optDemangle = 0x100 + iota
-	optNoDemangle
-	optInlineFileNames
-)
-
-// gprofOptions is GNU gprof 2.40's option table: the short-option string
-// and the long options in gprof's order (the order decides abbreviation
-// matches and the wording of ambiguity errors).
-var gprofOptions = getopt.Parser{
-	Shorts: "aA::bBcC::d::De:E:f:F:hiI:J::k:lLm:n:N:O:p::P::q::Q::rR:sS:t:Tvw:xyzZ::",
-	Longs: []getopt.LongOption{
-		{Name: "line", Arg: getopt.None, Short: 'l'},
-		{Name: "no-static", Arg: getopt.None, Short: 'a'},
-		{Name: "ignore-non-functions", Arg: getopt.None, Short: 'D'},
-		{Name: "external-symbol-table", Arg: getopt.Required, Short: 'S'},
-		{Name: "annotated-source", Arg: getopt.Optional, Short: 'A'},
-		{Name: "no-annotated-source", Arg: getopt.Optional, Short: 'J'},
-		{Name: "flat-profile", Arg: getopt.Optional, Short: 'p'},
-		{Name: "no-flat-profile", Arg: getopt.Optional, Short: 'P'},
-		{Name: "graph", Arg: getopt.Optional, Short: 'q'},
-		{Name: "no-graph", Arg: getopt.Optional, Short: 'Q'},
-		{Name: "exec-counts", Arg: getopt.Optional, Short: 'C'},
-		{Name: "no-exec-counts", Arg: getopt.Optional, Short: 'Z'},
-		{Name: "function-ordering", Arg: getopt.None, Short: 'r'},
-		{Name: "file-ordering", Arg: getopt.Required, Short: 'R'},
-		{Name: "file-info", Arg: getopt.None, Short: 'i'},
-		{Name: "sum", Arg: getopt.None, Short: 's'},
-		{Name: "all-lines", Arg: getopt.None, Short: 'x'},
-		{Name: "demangle", Arg: getopt.Optional, Short: optDemangle},
-		{Name: "no-demangle", Arg: getopt.None, Short: optNoDemangle},
-		{Name: "directory-path", Arg: getopt.Required, Short: 'I'},
-		{Name: "display-unused-functions", Arg: getopt.None, Short: 'z'},
-		{Name: "inline-file-names", Arg: getopt.None, Short: optInlineFileNames},
-		{Name: "min-count", Arg: getopt.Required, Short: 'm'},
-		{Name: "print-path", Arg: getopt.None, Short: 'L'},
-		{Name: "separate-files", Arg: getopt.None, Short: 'y'},
-		{Name: "static-call-graph", Arg: getopt.None, Short: 'c'},
-		{Name: "table-length", Arg: getopt.Required, Short: 't'},
-		{Name: "time", Arg: getopt.Required, Short: 'n'},
-		{Name: "no-time", Arg: getopt.Required, Short: 'N'},
-		{Name: "width", Arg: getopt.Required, Short: 'w'},
-		// gprof's table has five nameless entries for its deprecated
-		// options; they make "--=X" mean "-e X".
-		{Name: "", Arg: getopt.Required, Short: 'e'},
-		{Name: "", Arg: getopt.Required, Short: 'E'},
-		{Name: "", Arg: getopt.Required, Short: 'f'},
-		{Name: "", Arg: getopt.Required, Short: 'F'},
-		{Name: "", Arg: getopt.Required, Short: 'k'},
-		{Name: "brief", Arg: getopt.None, Short: 'b'},
-		{Name: "debug", Arg: getopt.Optional, Short: 'd'},
-		{Name: "help", Arg: getopt.None, Short: 'h'},
-		{Name: "file-format", Arg: getopt.Required, Short: 'O'},
-		{Name: "traditional", Arg: getopt.None, Short: 'T'},
-		{Name: "version", Arg: getopt.None, Short: 'v'},
-	},
-}
-
 // config is everything the command line asks for.
 type config struct {
 	argv0         string
@@ -123,26 +64,30 @@ type exitNow struct{ code int }
 // when the command ends during option processing.
 func parseCommandLine(argv []string, env func(string) (string, bool), out, errw *strings.Builder) (*config, *exitNow) {
 	c := &config{argv0: argv[0], demangle: true, width: 80, minCount: 1, tableLength: 10}
-	p := gprofOptions
+	table := optionTable()
+	p := gprofParser(table)
 	if _, ok := env("POSIXLY_CORRECT"); ok {
 		p.Posixly = true
 	}
-	args, ext, extErr := splitExtensions(expandArgs(argv[1:]))
+	args, ext, extErr := splitExtensions(table, expandArgs(argv[1:]))
 	if extErr != nil {
 		fmt.Fprintf(errw, "%s: %v\n", c.argv0, extErr)
-		errw.WriteString(usage(c.argv0))
 		return nil, &exitNow{1}
 	}
 	c.ext = ext
 	opts, operands, err := p.Parse(args)
 	for _, o := range opts {
-		if stop := c.apply(o, out, errw); stop != nil {
+		if stop := c.apply(o, table, out, errw); stop != nil {
 			return nil, stop
 		}
 	}
 	if err != nil {
 		fmt.Fprintf(errw, "%s: %v\n", c.argv0, err)
 		errw.WriteString(usage(c.argv0))
+		return nil, &exitNow{1}
+	}
+	if err := c.ext.checkModes(); err != nil {
+		fmt.Fprintf(errw, "%s: %v\n", c.argv0, err)
 		return nil, &exitNow{1}
 	}
 	if c.userSpecified&styleFuncOrder != 0 && c.userSpecified&styleFileOrder != 0 {
@@ -168,7 +113,7 @@ func parseCommandLine(argv []string, env func(string) (string, bool), out, errw 
 }
 
 // apply handles one option, in command-line order.
-func (c *config) apply(o getopt.Option, out, errw *strings.Builder) *exitNow {
+func (c *config) apply(o getopt.Option, table []optionDef, out, errw *strings.Builder) *exitNow {
 	spec := func(t callgraph.TableID) { c.specs = append(c.specs, callgraph.SpecUse{Table: t, Spec: o.Arg}) }
 	selectStyle := func(s int) { c.style |= s; c.userSpecified |= s }
 	switch o.Short {
@@ -206,7 +151,7 @@ func (c *config) apply(o getopt.Option, out, errw *strings.Builder) *exitNow {
 		spec(callgraph.InclGraph)
 	case 'h':
 		out.WriteString(usage(c.argv0))
-		out.WriteString(extensionHelp())
+		out.WriteString(extensionHelp(table))
 		out.WriteString("Report bugs in egprof to the project's issue tracker.\n")
 		return &exitNow{0}
 	case 'i':

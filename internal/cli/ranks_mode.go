@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -19,55 +18,14 @@ import (
 	"github.com/egprof/egprof/symtab"
 )
 
-// rankOptions are --ranks and the options of the rank analysis. Any of
-// them implies --ranks.
+// rankOptions are the options of the rank analysis (each selects it).
 type rankOptions struct {
-	enabled     bool
 	pattern     string   // --rank-pattern
 	activities  []string // --activity, NAME=REGEX
 	regions     string   // --regions
 	plots       string   // --rank-plots directory
 	saveSummary string   // --save-summary file
 	top         int      // --rank-top
-	// loaded is the summed profile once the rank files are read; report
-	// then prints the classic sections from it instead of loading files.
-	loaded *rankLoad
-}
-
-// rankLoad is the executable and summed profile of a rank aggregation.
-type rankLoad struct {
-	tab  *symtab.Table
-	prof *gmon.Profile
-}
-
-// set handles one of the rank options.
-func (o *rankOptions) set(name, val string) error {
-	o.enabled = true
-	switch name {
-	case "rank-pattern":
-		o.pattern = val
-	case "activity":
-		if _, err := ranks.ParseActivity(val); err != nil {
-			return fmt.Errorf("--activity: %w", err)
-		}
-		o.activities = append(o.activities, val)
-	case "regions":
-		if err := ranks.CheckRegions(val); err != nil {
-			return err
-		}
-		o.regions = val
-	case "rank-plots":
-		o.plots = val
-	case "save-summary":
-		o.saveSummary = val
-	case "rank-top":
-		n, err := strconv.Atoi(val)
-		if err != nil || n < 1 {
-			return fmt.Errorf("--rank-top takes a positive number of regions, not %q", val)
-		}
-		o.top = n
-	}
-	return nil
 }
 
 // reportRanks runs the rank aggregation: it reads every rank's file (and
@@ -80,9 +38,6 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 		return 1
 	}
 	o := &c.ext.rank
-	if len(c.ext.diffFiles) > 0 {
-		return fail("%s: --ranks cannot be combined with --diff\n", c.argv0)
-	}
 	format := c.ext.format
 	if format == "" {
 		format = "text"
@@ -94,17 +49,10 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 	if code != 0 {
 		return code
 	}
-	closeTab := true
-	defer func() {
-		if closeTab {
-			tab.Close()
-		}
-	}()
+	defer tab.Close()
 	anaTab := tab
 	if c.line {
-		t, err := symtab.Load(c.image, symtab.Options{
-			NoStatic: c.noStatic, IgnoreNonFunctions: c.ignoreNonFunc, MapFile: c.mapFile, ExternalSymbols: c.externalSyms,
-		})
+		t, err := symtab.Load(c.image, c.symtabOptions())
 		if err != nil {
 			return fail("%s: %v\n", c.argv0, err)
 		}
@@ -186,11 +134,10 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 
 	afterOther := false
 	if classic {
-		o.loaded = &rankLoad{tab: tab, prof: res.Sum}
-		closeTab = false // report closes it
+		c.noteDebug(stdout)
 		cw := &countingWriter{w: stdout}
 		bw := bufio.NewWriterSize(cw, 64<<10)
-		code := report(c, stdin, bw, stderr)
+		code := c.classic(tab, res.Sum, c.gmonFiles, stdin, bw, stderr)
 		if err := bw.Flush(); err != nil && code == 0 {
 			return fail("%s: writing the report: %v\n", c.argv0, err)
 		}

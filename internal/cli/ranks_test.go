@@ -189,7 +189,7 @@ func TestRanksErrors(t *testing.T) {
 		{"bad regions", []string{"--regions=(", "prog", files[0]}, "--regions"},
 		{"bad top", []string{"--rank-top=0", "prog", files[0]}, "--rank-top takes a positive number"},
 		{"bad format", []string{"--format=xml", "prog", files[0]}, "--format takes text, tsv or json"},
-		{"with diff", []string{"--diff=" + files[1], "prog", files[0]}, "--ranks cannot be combined with --diff"},
+		{"with diff", []string{"--diff=" + files[1], "prog", files[0]}, "does not combine with the rank analysis"},
 		{"plots into a file", []string{"--rank-plots=good.sum", "prog", files[0]}, "--rank-plots"},
 	}
 	for _, tt := range tests {

@@ -15,11 +15,11 @@ import (
 // annotated source (-A), when selected, after the call graph and index.
 // blocks are the basic-block counts attached to the symbols (nil without
 // -l); messages about sources that cannot be read go to stderr.
-func printLineSections(t *render.Text, c *config, g *callgraph.Graph, blocks *callgraph.Blocks, stderr io.Writer) error {
-	if c.style&styleExec != 0 {
+func printLineSections(t *render.Text, c *config, style int, g *callgraph.Graph, blocks *callgraph.Blocks, stderr io.Writer) error {
+	if style&styleExec != 0 {
 		t.ExecCounts(blocks)
 	}
-	if c.style&styleAnnotate != 0 {
+	if style&styleAnnotate != 0 {
 		t.AnnotatedSource(render.AnnotateOptions{
 			Files:         g.SourceFiles(sourceFileOrder(g.Syms), blocks),
 			SearchDirs:    c.searchDirs,

@@ -1,0 +1,182 @@
+package cli
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// runArgs runs egprof in-process with args and returns stdout, stderr and
+// the exit status.
+func runArgs(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var o, e strings.Builder
+	code = run(append([]string{"egprof"}, args...), strings.NewReader(""), &o, &e)
+	return o.String(), e.String(), code
+}
+
+const (
+	demoProg  = "testdata/demo/prog"
+	demoGmon  = "testdata/demo/gmon.out"
+	demoGmon2 = "testdata/demo/gmon2.out"
+)
+
+// TestEgprofOptionMistakes gives egprof's own options outside their modes
+// or with bad values: each is one line on stderr naming the option, exit
+// status 1, and nothing on stdout.
+func TestEgprofOptionMistakes(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"impact without diff", []string{"--impact", demoProg, demoGmon}, "--impact belongs to a differential profile (--diff)"},
+		{"noise without diff", []string{"--noise=off", demoProg, demoGmon}, "--noise belongs to a differential profile"},
+		{"diff-exe without diff", []string{"--diff-exe=" + demoProg, demoProg, demoGmon}, "--diff-exe belongs to a differential profile"},
+		{"graph-top without graph file", []string{"--graph-top=5", demoProg, demoGmon}, "--graph-top chooses what graph files keep"},
+		{"format in gprof's report", []string{"--format=tsv", demoProg, demoGmon}, "--format belongs to the rank analysis (--ranks) or an experiment"},
+		{"format in diff mode", []string{"--format=json", "--diff=" + demoGmon2, demoProg, demoGmon}, "it has no meaning in a differential profile"},
+		{"experiment option with ranks", []string{"--ranks", "--over=rank", demoProg, demoGmon}, "--over belongs to an experiment"},
+		{"rank option in an experiment", []string{"--runs", "--rank-top=3", demoProg, demoGmon, demoGmon2}, "--rank-top asks for the rank analysis (--ranks), which does not combine with an experiment"},
+		{"diff with ranks", []string{"--ranks", "--diff=" + demoGmon2, demoProg, demoGmon}, "--diff asks for a differential profile (--diff), which does not combine with the rank analysis"},
+		{"experiment and runs", []string{"--runs", "--experiment=x.tsv", demoProg}, "--experiment and --runs are two ways"},
+		{"bad noise", []string{"--noise=maybe", "--diff=" + demoGmon2, demoProg, demoGmon}, `--noise takes on or off, not "maybe"`},
+		{"bad graph-top", []string{"--graph-top=-1", "--gml=x.gml", demoProg, demoGmon}, `--graph-top takes a number of functions (0 for all), not "-1"`},
+		{"bad format", []string{"--format=xml", "--ranks", demoProg, demoGmon}, `--format takes text, tsv or json, not "xml"`},
+		{"bad rank-top", []string{"--rank-top=0", demoProg, demoGmon}, `--rank-top takes a positive number of regions, not "0"`},
+		{"missing argument", []string{demoProg, demoGmon, "--diff"}, "--diff needs an argument: --diff=GMON"},
+		{"argument not taken", []string{"--impact=yes", demoProg, demoGmon}, "--impact takes no argument"},
+		{"ambiguous abbreviation", []string{"--rank-p=x", demoProg, demoGmon}, "--rank-p is ambiguous: it could be --rank-pattern, --rank-plots"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			stdout, stderr, code := runArgs(t, c.args...)
+			assert.Equal(t, 1, code)
+			assert.Empty(t, stdout)
+			assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %q", stderr)
+			assert.True(t, strings.HasPrefix(stderr, "egprof: "), stderr)
+			assert.Contains(t, stderr, c.want)
+		})
+	}
+}
+
+// TestGprofOptionMistakesStayGprofs checks that a mistake in one of gprof's
+// own options, or an unknown option, still gets gprof's exact message,
+// usage text and exit status.
+func TestGprofOptionMistakesStayGprofs(t *testing.T) {
+	gprof, err := exec.LookPath("gprof")
+	if err != nil {
+		t.Skip("GNU gprof is not installed: nothing to compare with")
+	}
+	for _, args := range [][]string{
+		{"--bogus", demoProg, demoGmon},
+		{"-w"},
+		{"--flat-profile", "--no-such", demoProg},
+		{"-O", "nonsense", demoProg, demoGmon},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			cmd := exec.Command(gprof, args...)
+			var o, e strings.Builder
+			cmd.Stdout, cmd.Stderr = &o, &e
+			err := cmd.Run()
+			wantCode := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				wantCode = ee.ExitCode()
+			}
+			stdout, stderr, code := func() (string, string, int) {
+				var o, e strings.Builder
+				code := run(append([]string{gprof}, args...), strings.NewReader(""), &o, &e)
+				return o.String(), e.String(), code
+			}()
+			assert.Equal(t, wantCode, code)
+			assert.Equal(t, o.String(), stdout)
+			assert.Equal(t, e.String(), stderr)
+		})
+	}
+}
+
+// TestHelpShowsMetavars checks --help: real metavars for egprof's options
+// and no line wider than 100 columns.
+func TestHelpShowsMetavars(t *testing.T) {
+	stdout, _, code := runArgs(t, "--help")
+	require.Equal(t, 0, code)
+	for _, want := range []string{"--diff=GMON", "--plots=DIR", "--graph-top=N", "--noise=on|off", "--impact "} {
+		assert.Contains(t, stdout, want)
+	}
+	assert.NotContains(t, stdout, "=ARG")
+	for _, line := range strings.Split(stdout, "\n") {
+		assert.LessOrEqual(t, len(line), 100, "%q", line)
+	}
+	for _, o := range optionTable() {
+		if o.egprof() {
+			assert.Contains(t, stdout, "--"+o.name, "--help omits --%s", o.name)
+			assert.NotEmpty(t, o.help, "--%s has no help", o.name)
+			assert.NotZero(t, o.modes, "--%s belongs to no mode", o.name)
+		}
+	}
+}
+
+// TestTraditionalNamesInEveryMode checks that -T prints raw names in the
+// differential profile as it does in gprof's flat profile.
+func TestTraditionalNamesInEveryMode(t *testing.T) {
+	prog, gmon, gmon2 := "testdata/progs/cxx/prog", "testdata/progs/cxx/gmon.out", "testdata/progs/cxx/gmon2.out"
+	const raw, demangled = "_ZSt4sqrtf", "std::sqrt(float)"
+	for _, args := range [][]string{
+		{"-b", "-T", "-p", prog, gmon},
+		{"-b", "-T", "-p", prog, gmon, "--diff=" + gmon2},
+		{"-b", "-T", "-P", "--impact", prog, gmon, "--diff=" + gmon2},
+	} {
+		stdout, stderr, code := runArgs(t, args...)
+		require.Equal(t, 0, code, stderr)
+		assert.Contains(t, stdout, raw, "%v", args)
+		assert.NotContains(t, stdout, demangled, "%v", args)
+	}
+	stdout, _, _ := runArgs(t, "-b", "-P", "--impact", prog, gmon, "--diff="+gmon2)
+	assert.Contains(t, stdout, demangled)
+}
+
+// TestForeignProfile pairs a profile with an executable that did not write
+// it (the -O2 build's profile and the -O0 executable): a warning in gprof's
+// report, whose output stays gprof's; an error in every other mode.
+func TestForeignProfile(t *testing.T) {
+	prog, foreign := "testdata/progs/recursion/prog", "testdata/progs/recursion-O2/gmon.out"
+	own, other := "testdata/progs/recursion/gmon.out", "testdata/progs/recursion-O2/prog"
+
+	stdout, stderr, code := runArgs(t, "-b", "-p", prog, foreign)
+	assert.Equal(t, 0, code)
+	assert.NotEmpty(t, stdout)
+	assert.Contains(t, stderr, "egprof: warning: "+foreign+" does not belong to "+prog)
+	if gprof, err := exec.LookPath("gprof"); err == nil {
+		want, err := exec.Command(gprof, "-b", "-p", prog, foreign).Output()
+		require.NoError(t, err)
+		assert.Equal(t, string(want), stdout, "the report stays gprof's")
+	}
+
+	errorCases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"diff without --diff-exe", []string{"-b", prog, own, "--diff=" + foreign},
+			"--diff profile " + foreign + " does not belong to " + prog},
+		{"diff, '+' side foreign", []string{"-b", prog, foreign, "--diff=" + own}, foreign + " does not belong to " + prog},
+		{"ranks", []string{"-b", "--ranks", prog, foreign}, "does not belong to " + prog},
+	}
+	for _, c := range errorCases {
+		t.Run(c.name, func(t *testing.T) {
+			stdout, stderr, code := runArgs(t, c.args...)
+			assert.Equal(t, 1, code)
+			assert.Empty(t, stdout)
+			assert.Contains(t, stderr, c.want)
+		})
+	}
+	_, stderr, _ = runArgs(t, "-b", prog, own, "--diff="+foreign)
+	assert.Contains(t, stderr, "--diff-exe=B.OUT")
+
+	// With the right executable the same pair is fine.
+	_, stderr, code = runArgs(t, "-b", prog, own, "--diff="+foreign, "--diff-exe="+other)
+	assert.Equal(t, 0, code, stderr)
+}
