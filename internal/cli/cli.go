@@ -324,7 +324,7 @@ func (c *config) reportDiff(plus *callgraph.Graph, style int, stdin io.Reader, s
 	}
 	opt := render.DiffOptions{
 		TextOptions: c.textOptions(),
-		NoiseOff: c.ext.noiseOff,
+		NoiseOff:    c.ext.noiseOff,
 		Selected: func(f *diff.Function) bool {
 			if f.Plus.Entry >= 0 {
 				return plus.FlatSelected(f.Plus.Entry)
