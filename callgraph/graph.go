@@ -161,16 +161,8 @@ func (g *Graph) assignSamples(prof *gmon.Profile) {
 // is not a function is charged to the function before it; the -k/-q arc
 // tables decide whether the arc counts.
 func (g *Graph) tally(from, self uint64, count uint64) {
-	p := g.Syms.Lookup(from)
-	c := g.Syms.Lookup(self)
-	if p < 0 || c < 0 {
-		g.DroppedArcs++
-		return
-	}
-	for c >= 0 && !g.Syms.Syms[c].IsFunc {
-		c--
-	}
-	if c < 0 {
+	p, c, ok := ArcEnds(g.Syms, from, self)
+	if !ok {
 		g.DroppedArcs++
 		return
 	}
@@ -180,6 +172,27 @@ func (g *Graph) tally(from, self uint64, count uint64) {
 		g.Entries[c].NCalls += count
 		g.addArc(p, c, count)
 	}
+}
+
+// ArcEnds resolves the ends of an arc record as gprof's cg_tally does: the
+// symbols holding the caller's and the callee's addresses, the callee moved
+// back to the function before it when its symbol is not a function. ok is
+// false when the arc is dropped (an end outside every symbol). An arc whose
+// parent is its child is a self-call, which the flat profile's calls leave
+// out.
+func ArcEnds(tab *symtab.Table, from, self uint64) (parent, child int, ok bool) {
+	parent = tab.Lookup(from)
+	child = tab.Lookup(self)
+	if parent < 0 || child < 0 {
+		return -1, -1, false
+	}
+	for child >= 0 && !tab.Syms[child].IsFunc {
+		child--
+	}
+	if child < 0 {
+		return -1, -1, false
+	}
+	return parent, child, true
 }
 
 // addArc merges count into the parent-child arc, creating it (newest first

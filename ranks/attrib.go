@@ -10,23 +10,19 @@ import (
 
 // attributor credits one gmon file's samples and calls to the symbols of
 // a table, with the numbers gprof's flat profile shows for that file
-// alone (self samples, and calls counting a function's calls to itself),
+// alone (self samples, and calls without a function's calls to itself),
 // without building a call graph. It is read-only once made, so one
 // attributor serves all workers. Tests hold it to callgraph.Build.
 type attributor struct {
 	tab    *symtab.Table
 	credit *callgraph.Attribution
-	isFunc []bool
 }
 
 func newAttributor(tab *symtab.Table) *attributor {
-	a := &attributor{tab: tab, isFunc: make([]bool, len(tab.Syms))}
+	a := &attributor{tab: tab}
 	// Build without a profile resolves gprof's default symbol selection.
 	g := callgraph.Build(tab, nil, callgraph.Options{})
 	a.credit = callgraph.NewAttribution(tab, g.FlatSelected)
-	for i := range tab.Syms {
-		a.isFunc[i] = tab.Syms[i].IsFunc
-	}
 	return a
 }
 
@@ -63,19 +59,13 @@ func (a *attributor) samples(f *gmon.File, ticks []float64) {
 	}
 }
 
-// calls adds the file's arc counts to the callees in calls: both ends
-// must lie in a symbol, and a callee that is not a function is charged to
-// the function before it (gprof's rules).
+// calls adds the file's arc counts to the callees in calls, as the flat
+// profile counts them: the ends are resolved by gprof's rule
+// (callgraph.ArcEnds), and a function's calls to itself are left out.
 func (a *attributor) calls(f *gmon.File, calls []uint64) {
 	for _, arc := range f.Arcs {
-		if a.tab.Lookup(arc.FromPC) < 0 {
-			continue
-		}
-		c := a.tab.Lookup(arc.SelfPC)
-		for c >= 0 && !a.isFunc[c] {
-			c--
-		}
-		if c >= 0 {
+		p, c, ok := callgraph.ArcEnds(a.tab, arc.FromPC, arc.SelfPC)
+		if ok && p != c {
 			calls[c] += arc.Count
 		}
 	}
