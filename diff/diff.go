@@ -419,3 +419,22 @@ func abs64(v int64) int64 {
 	}
 	return v
 }
+
+// Labels spells every function of the profile with naming (see
+// symtab.Naming): same-named statics are told apart by their file, as gprof's
+// index does. The result is parallel to Functions.
+func (p *Profile) Labels(naming symtab.Naming) []string {
+	fns := make([]symtab.Named, len(p.Functions))
+	for k := range p.Functions {
+		f := &p.Functions[k]
+		tab, idx := p.Plus, f.Plus.Entry
+		if idx < 0 {
+			tab, idx = p.Minus, f.Minus.Entry
+		}
+		fns[k] = symtab.Named{Raw: f.Name, Static: f.Static}
+		if tab != nil && tab.Syms != nil && idx >= 0 && idx < len(tab.Syms.Syms) {
+			fns[k].Src, fns[k].HasSrc = tab.Syms.Source(idx)
+		}
+	}
+	return naming.Labels(fns)
+}

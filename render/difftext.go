@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/egprof/egprof/diff"
-	"github.com/egprof/egprof/symtab"
 )
 
 // DiffOptions are the display settings of the differential text outputs.
@@ -27,21 +26,18 @@ type DiffOptions struct {
 // DiffText writes the differential sections.
 type DiffText struct {
 	*Text
-	p   *diff.Profile
-	opt DiffOptions
+	p      *diff.Profile
+	opt    DiffOptions
+	labels []string // the functions' names, parallel to p.Functions
 }
 
 // NewDiffText returns a renderer of the differential profile p.
 func NewDiffText(w io.Writer, p *diff.Profile, opt DiffOptions) *DiffText {
-	return &DiffText{Text: NewText(w, p.Plus, opt.TextOptions), p: p, opt: opt}
+	return &DiffText{Text: NewText(w, p.Plus, opt.TextOptions), p: p, opt: opt, labels: p.Labels(opt.Naming())}
 }
 
-func (d *DiffText) fname(f *diff.Function) string {
-	if d.opt.Demangle && !d.opt.Traditional {
-		return symtab.Demangle(f.Name, d.opt.DemangleStyle)
-	}
-	return f.Name
-}
+// fname is the printed name of function i of the profile.
+func (d *DiffText) fname(i int) string { return d.labels[i] }
 
 func (d *DiffText) rows() []int {
 	var rows []int
@@ -119,7 +115,7 @@ func (d *DiffText) Flat() {
 		} else {
 			line += strings.Repeat(" ", 29)
 		}
-		w.WriteString(line + d.fname(f) + "\n")
+		w.WriteString(line + d.fname(i) + "\n")
 	}
 	if !d.opt.Brief {
 		w.WriteString(DiffFlatBlurb)
@@ -160,7 +156,7 @@ func (d *DiffText) Impact() {
 		f := &d.p.Functions[i]
 		line := fixed(100*f.SelfDelta()/total, 7, 2) + " " + secs(&f.Plus) + " " + secs(&f.Minus) + " " +
 			fixed(f.SelfDelta(), 9, 2) + " " + calls(&f.Plus) + " " + calls(&f.Minus) + " " +
-			padLeft(strconv.FormatInt(f.CallsDelta(), 10), 9) + "   " + mark(f.Plus.Present) + mark(f.Minus.Present) + "  " + d.fname(f)
+			padLeft(strconv.FormatInt(f.CallsDelta(), 10), 9) + "   " + mark(f.Plus.Present) + mark(f.Minus.Present) + "  " + d.fname(i)
 		if d.noisy(i) {
 			line += "  ~"
 		}
@@ -197,7 +193,7 @@ func (d *DiffText) CallGraph() {
 		totalAbs = 1
 	}
 	w.WriteString("index % time    self  children    called     name\n")
-	name := func(i int) string { return d.fname(&p.Functions[i]) + " [" + strconv.Itoa(index[i]) + "]" }
+	name := func(i int) string { return d.fname(i) + " [" + strconv.Itoa(index[i]) + "]" }
 	for _, i := range order {
 		f := &p.Functions[i]
 		ps := ord.Parents[i]
@@ -259,7 +255,7 @@ func (d *DiffText) CallGraph() {
 			for ; col < start+5; col++ {
 				line = append(line, ' ')
 			}
-			label := d.fname(&p.Functions[i])
+			label := d.fname(i)
 			line = append(line, " "+buf+" "+label...)
 			col += len(label)
 			start += colWidth

@@ -37,6 +37,17 @@ type Text struct {
 	names []string
 }
 
+// Naming is how egprof's own outputs spell function names under these
+// options: the naming options of gprof's sections apply the same way.
+func (o TextOptions) Naming() symtab.Naming {
+	return symtab.Naming{
+		Demangle:        o.Demangle && !o.Traditional,
+		Style:           o.DemangleStyle,
+		FullPath:        o.PrintPath,
+		InlineFileNames: o.InlineFileNames,
+	}
+}
+
 // NewText returns a text renderer for g writing to w. Call Flush at the end.
 func NewText(w io.Writer, g *callgraph.Graph, opt TextOptions) *Text {
 	if opt.Width == 0 {

@@ -1,0 +1,52 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The multifile test program has a static function helper in a.c and
+// another in b.c; gprof's index tells them apart as "helper (a.c)" and
+// "helper (b.c)".
+const (
+	multiProg  = "testdata/progs/multifile/prog"
+	multiGmon  = "testdata/progs/multifile/gmon.out"
+	multiGmon2 = "testdata/progs/multifile/gmon2.out"
+)
+
+// TestStaticNamesInOwnOutputs checks that egprof's own outputs spell the two
+// static helpers as gprof's index does, and follow -L.
+func TestStaticNamesInOwnOutputs(t *testing.T) {
+	index, _, code := runArgs(t, "-b", "-q", multiProg, multiGmon)
+	require.Equal(t, 0, code)
+	require.Contains(t, index, "helper (a.c)", "gprof's index")
+	require.Contains(t, index, "helper (b.c)", "gprof's index")
+
+	cases := []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"impact table", []string{"-b", "-P", "-Q", "--impact", multiProg, multiGmon, "--diff=" + multiGmon2},
+			[]string{"helper (a.c)", "helper (b.c)"}},
+		{"differential call graph and index", []string{"-b", "-p", "-q", multiProg, multiGmon, "--diff=" + multiGmon2},
+			[]string{"helper (a.c) [", "helper (b.c) ["}},
+		{"-L: whole paths", []string{"-b", "-L", "-P", "-Q", "--impact", multiProg, multiGmon, "--diff=" + multiGmon2},
+			[]string{"helper (./testdata/progs/multifile/a.c)", "helper (./testdata/progs/multifile/b.c)"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			stdout, stderr, code := runArgs(t, c.args...)
+			require.Equal(t, 0, code, stderr)
+			for _, w := range c.want {
+				assert.Contains(t, stdout, w)
+			}
+			for _, line := range strings.Split(stdout, "\n") {
+				assert.False(t, strings.HasSuffix(strings.TrimRight(line, " ~"), " helper"), "a bare helper row: %q", line)
+			}
+		})
+	}
+}
