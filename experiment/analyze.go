@@ -3,6 +3,7 @@ package experiment
 import (
 	"cmp"
 	"fmt"
+	"github.com/egprof/egprof/symtab"
 	"slices"
 	"strings"
 )
@@ -68,9 +69,8 @@ type Config struct {
 	Top                  int // functions in SCALA's per-function view (0: 10)
 
 	Load LoadOptions
-	// Name gives a function's printed name from its raw name (demangling);
-	// nil prints raw names.
-	Name func(string) string
+	// Naming spells the functions' names (the zero value: raw names).
+	Naming symtab.Naming
 }
 
 // Result is the analysis of an experiment.
@@ -178,7 +178,7 @@ func Analyze(e *Experiment, cfg Config) (*Result, error) {
 	}
 	defer ps.close()
 	res.Functions = ps.funcs
-	res.Names = printedNames(ps.funcs, cfg.Name)
+	res.Names = printedNames(ps.funcs, cfg.Naming)
 
 	metrics := FunctionMetrics()
 	stats := make([]*Stats, len(overs))
@@ -223,32 +223,28 @@ func FunctionMetrics() []Metric {
 	}
 }
 
-// printedNames names every function, demangled when asked; names that
-// would print alike get their source file, then a number.
-func printedNames(funcs []Function, name func(string) string) []string {
-	out := make([]string, len(funcs))
-	count := map[string]int{}
+// printedNames names every function with naming (same-named statics get
+// their file, as in gprof's index); names that still print alike get a
+// number.
+func printedNames(funcs []Function, naming symtab.Naming) []string {
+	named := make([]symtab.Named, len(funcs))
 	for i, f := range funcs {
-		out[i] = f.Name
-		if name != nil {
-			out[i] = name(f.Name)
-		}
-		count[out[i]]++
+		named[i] = symtab.Named{Raw: f.Name, Src: f.Src, HasSrc: f.HasSrc, Static: f.Static}
+	}
+	out := naming.Labels(named)
+	count := map[string]int{}
+	for _, n := range out {
+		count[n]++
 	}
 	seen := map[string]int{}
-	for i, f := range funcs {
-		if count[out[i]] < 2 {
+	for i, n := range out {
+		if count[n] < 2 {
 			continue
-		}
-		n := out[i]
-		if f.File != "" {
-			n += " (" + f.File + ")"
 		}
 		seen[n]++
 		if seen[n] > 1 {
-			n += fmt.Sprintf(" #%d", seen[n])
+			out[i] = fmt.Sprintf("%s #%d", n, seen[n])
 		}
-		out[i] = n
 	}
 	return out
 }

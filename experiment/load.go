@@ -15,8 +15,9 @@ import (
 // Function is one function of the union of the experiment's executables,
 // aligned across builds by name as package diff aligns two builds.
 type Function struct {
-	Name   string // raw (mangled) name
-	File   string // source file of a static function, when known
+	Name   string           // raw (mangled) name
+	Src    symtab.SourceLoc // source position (for a static, what tells it apart), when HasSrc
+	HasSrc bool
 	Static bool
 }
 
@@ -100,11 +101,7 @@ func loadExecutables(e *Experiment, opt LoadOptions) (*profiles, error) {
 				ids[i] = len(ps.funcs)
 				s := &tab.Syms[i]
 				f := Function{Name: s.Name, Static: s.IsStatic}
-				if s.IsStatic {
-					if loc, ok := tab.SymbolSource(i); ok {
-						f.File = loc.File
-					}
-				}
+				f.Src, f.HasSrc = tab.Source(i)
 				ps.funcs = append(ps.funcs, f)
 			}
 		}

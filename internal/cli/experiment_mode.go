@@ -73,10 +73,7 @@ func (c *config) reportExperiment(stdout io.Writer, stderr io.Writer) int {
 	}
 	bar := newProgressBar(stderr)
 	cfg.Load.Progress = bar.update
-	if c.demangle {
-		style := c.demangleStyle
-		cfg.Name = func(s string) string { return symtab.Demangle(s, style) }
-	}
+	cfg.Naming = c.textOptions().Naming()
 	res, err := experiment.Analyze(e, cfg)
 	bar.finish()
 	if err != nil {

@@ -34,6 +34,8 @@ func TestStaticNamesInOwnOutputs(t *testing.T) {
 			[]string{"helper (a.c)", "helper (b.c)"}},
 		{"differential call graph and index", []string{"-b", "-p", "-q", multiProg, multiGmon, "--diff=" + multiGmon2},
 			[]string{"helper (a.c) [", "helper (b.c) ["}},
+		{"experiment tables", []string{"-b", "--runs", "--threshold=0", multiProg, multiGmon, multiGmon2},
+			[]string{"helper (a.c)  self s", "helper (b.c)  self s"}},
 		{"-L: whole paths", []string{"-b", "-L", "-P", "-Q", "--impact", multiProg, multiGmon, "--diff=" + multiGmon2},
 			[]string{"helper (./testdata/progs/multifile/a.c)", "helper (./testdata/progs/multifile/b.c)"}},
 	}
