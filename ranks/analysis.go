@@ -2,6 +2,7 @@ package ranks
 
 import (
 	"cmp"
+	"github.com/egprof/egprof/symtab"
 	"math"
 	"slices"
 	"strconv"
@@ -13,9 +14,8 @@ type AnalyzeOptions struct {
 	// Top is the number of regions in the ID_ij matrix, the per-rank
 	// series and the plots (DefaultTop when 0).
 	Top int
-	// Name turns a region's raw name into the one shown (demangling); nil
-	// shows raw names.
-	Name func(string) string
+	// Naming spells the regions' names (the zero value: raw names).
+	Naming symtab.Naming
 }
 
 // DefaultTop is the default number of regions shown in detail.
@@ -158,10 +158,16 @@ func Analyze(s *Summary, opt AnalyzeOptions) *Report {
 	if top <= 0 {
 		top = DefaultTop
 	}
-	name := opt.Name
-	if name == nil {
-		name = func(n string) string { return n }
+	named := make([]symtab.Named, len(s.Regions))
+	for i, r := range s.Regions {
+		named[i] = RegionNamed(r)
 	}
+	labels := opt.Naming.Labels(named)
+	label := make(map[string]string, len(s.Regions))
+	for i, r := range s.Regions {
+		label[r] = labels[i]
+	}
+	name := func(region string) string { return label[region] }
 	P := s.P()
 	nr, na := len(s.Regions), len(s.Activities)
 	rep := &Report{Exe: s.Exe, P: P, HZ: s.HZ, TopK: s.TopK}

@@ -148,6 +148,20 @@ type Layout struct {
 	Fingerprint [32]byte
 }
 
+// regionFileSep separates a static function's name from its source file in
+// the region name of a function that shares its name with another.
+const regionFileSep = "\x00"
+
+// RegionNamed returns what spells a region's name: in function mode, the
+// raw name of its function and, for a static that shares its name with
+// another, its source file.
+func RegionNamed(region string) symtab.Named {
+	if name, file, ok := strings.Cut(region, regionFileSep); ok {
+		return symtab.Named{Raw: name, Src: symtab.SourceLoc{File: file}, HasSrc: true, Static: true}
+	}
+	return symtab.Named{Raw: region}
+}
+
 // Cell is one (code region, activity) pair.
 type Cell struct {
 	Region, Activity int
@@ -185,6 +199,10 @@ func NewLayout(tab *symtab.Table, cfg Config, demangle func(string) string) (*La
 	}
 	regionIdx := map[string]int{}
 	cellIdx := map[Cell]int{}
+	sameName := map[string]int{}
+	for i := range tab.Syms {
+		sameName[tab.Syms[i].Name]++
+	}
 	for i := range tab.Syms {
 		s := &tab.Syms[i]
 		name := s.Name
@@ -201,6 +219,12 @@ func NewLayout(tab *symtab.Table, cfg Config, demangle func(string) string) (*La
 		}
 		region := name
 		switch {
+		case cfg.Regions == "function" && s.IsStatic && sameName[name] > 1:
+			// Same-named statics are regions of their own, told apart by
+			// their source file (see RegionName).
+			if loc, ok := tab.Source(i); ok {
+				region = name + regionFileSep + loc.File
+			}
 		case cfg.Regions == "file":
 			region = "<no source file>"
 			if loc, ok := tab.SymbolSource(i); ok && loc.File != "" {

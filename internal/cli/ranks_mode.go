@@ -147,11 +147,7 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 		afterOther = cw.n > 0
 	}
 
-	name := func(n string) string { return n }
-	if c.demangle && !c.traditional {
-		name = func(n string) string { return symtab.Demangle(n, c.demangleStyle) }
-	}
-	rep := ranks.Analyze(res.Summary, ranks.AnalyzeOptions{Top: o.top, Name: name})
+rep := ranks.Analyze(res.Summary, ranks.AnalyzeOptions{Top: o.top, Naming: c.textOptions().Naming()})
 	switch format {
 	case "tsv":
 		err = render.RankTSV(stdout, rep)
