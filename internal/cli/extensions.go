@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/egprof/egprof/experiment"
-	"github.com/egprof/egprof/getopt"
+	"github.com/egprof/egprof/internal/getopt"
 	"github.com/egprof/egprof/ranks"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/egprof/egprof/callgraph"
-	"github.com/egprof/egprof/getopt"
+	"github.com/egprof/egprof/internal/getopt"
 	"github.com/egprof/egprof/gmon"
 	"github.com/egprof/egprof/symtab"
 )

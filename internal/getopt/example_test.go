@@ -3,7 +3,7 @@ package getopt_test
 import (
 	"fmt"
 
-	"github.com/egprof/egprof/getopt"
+	"github.com/egprof/egprof/internal/getopt"
 )
 
 // The caller acts on the options in order and looks at the error only after
