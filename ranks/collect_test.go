@@ -3,6 +3,7 @@ package ranks
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -185,6 +186,47 @@ func TestCollectErrors(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), path)
 	assert.Contains(t, err.Error(), "another executable")
+}
+
+// With more ranks than the warm-up sample, a sampled file is analysed
+// before the files in front of it; its failure is still reported only
+// when no earlier file fails. Input 90 of 100 is in the sample
+// (floor(58*100/64)), input 2 is not (floor(k*100/64) skips it).
+func TestCollectErrorsAfterWarmUp(t *testing.T) {
+	fx := newRankFixture(t)
+	data, err := os.ReadFile(fx.files[0])
+	require.NoError(t, err)
+	dir := t.TempDir()
+	const n, sampled, early = 100, 90, 2
+	names := make([]string, n)
+	for i := range names {
+		names[i] = filepath.Join(dir, "gmon.rank"+strconv.Itoa(i)+".1")
+		content := data
+		if i == sampled {
+			content = []byte("gmon\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x07")
+		}
+		require.NoError(t, os.WriteFile(names[i], content, 0o644))
+	}
+	for w := 1; w <= 4; w++ {
+		for _, sum := range []bool{false, true} {
+			_, err := Collect(fx.tab, fx.layout, fx.inputs(t, names...), CollectOptions{Workers: w, Sum: sum})
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), names[sampled], "workers %d, sum %v", w, sum)
+		}
+	}
+	require.NoError(t, os.Remove(names[early]))
+	for w := 1; w <= 4; w++ {
+		var progress []int
+		in := fx.inputs(t, slices.Concat(names[:early], names[early+1:])...)
+		in = slices.Insert(in, early, Input{Name: names[early], Rank: early})
+		_, err := Collect(fx.tab, fx.layout, in, CollectOptions{Workers: w, Sum: w%2 == 0,
+			Progress: func(done, total int) { progress = append(progress, done) }})
+		assert.ErrorIs(t, err, os.ErrNotExist, "workers %d", w)
+		assert.Contains(t, err.Error(), names[early], "workers %d", w)
+		for k, d := range progress {
+			assert.Equal(t, k+1, d, "progress counts one file at a time")
+		}
+	}
 }
 
 // FillRanks makes the regions shown rank by rank exact when ranks kept
