@@ -20,8 +20,30 @@ import (
 )
 
 // DefaultRankPattern finds the rank number in a gmon file name: the
-// integer after "rank" (gmon.rank3.12345 is rank 3).
-const DefaultRankPattern = `rank[._-]?(\d+)`
+// integer after "rank", in any case, and after at most one of ".", "_"
+// and "-" (gmon.rank3.12345, gmon.RANK3 and gmon-rank_3.out are rank 3).
+// It is the one rule for rank numbers in file names: --ranks uses it when
+// no --rank-pattern is given, and experiment tables for the files a glob
+// matches.
+const DefaultRankPattern = `(?i)rank[._-]?(\d+)`
+
+// defaultRank is DefaultRankPattern compiled.
+var defaultRank = regexp.MustCompile(DefaultRankPattern)
+
+// RankInName returns the rank number DefaultRankPattern finds in the base
+// name of the file name (its first match). ok is false when there is none,
+// or when the number is too large for an int.
+func RankInName(name string) (rank int, ok bool) {
+	m := defaultRank.FindStringSubmatch(filepath.Base(name))
+	if m == nil {
+		return 0, false
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil {
+		return 0, false
+	}
+	return n, true
+}
 
 // Input is one file of a rank aggregation: a rank's gmon file or a
 // summary.
@@ -52,20 +74,20 @@ func Sniff(name string) (bool, error) {
 	return IsSummary(head[:n]), nil
 }
 
-// AssignRanks gives each gmon input its rank number: the first capture
-// group of pattern (or the whole match) in the file's base name, the
-// default pattern when pattern is empty. With the default pattern, when
-// not every name matches, ranks are the positions of the gmon files on the
-// command line instead; an explicit pattern must match every name.
-// Summaries are skipped. A rank number given twice is an error.
+// AssignRanks gives each gmon input its rank number: with an empty
+// pattern the one of RankInName; else the first capture group of pattern
+// (or the whole match) in the file's base name. With the default rule,
+// when not every name has a rank number, ranks are the positions of the
+// gmon files on the command line instead; an explicit pattern must match
+// every name. Summaries are skipped. A rank number given twice is an
+// error.
 func AssignRanks(inputs []Input, pattern string) error {
-	explicit := pattern != ""
-	if !explicit {
-		pattern = DefaultRankPattern
-	}
-	re, err := regexp.Compile(pattern)
-	if err != nil {
-		return fmt.Errorf("--rank-pattern: %w", err)
+	var re *regexp.Regexp
+	if pattern != "" {
+		var err error
+		if re, err = regexp.Compile(pattern); err != nil {
+			return fmt.Errorf("--rank-pattern: %w", err)
+		}
 	}
 	all := true
 	nums := make([]int, len(inputs))
@@ -73,22 +95,18 @@ func AssignRanks(inputs []Input, pattern string) error {
 		if inputs[i].Summary {
 			continue
 		}
-		base := filepath.Base(inputs[i].Name)
-		m := re.FindStringSubmatch(base)
-		if m == nil {
-			if explicit {
-				return fmt.Errorf("%s: the file name does not match --rank-pattern=%s", inputs[i].Name, pattern)
+		if re == nil {
+			n, ok := RankInName(inputs[i].Name)
+			if !ok {
+				all = false
+				break
 			}
-			all = false
-			break
+			nums[i] = n
+			continue
 		}
-		s := m[0]
-		if len(m) > 1 {
-			s = m[1]
-		}
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 0 {
-			return fmt.Errorf("%s: %q is not a rank number", inputs[i].Name, s)
+		n, err := rankByPattern(re, inputs[i].Name)
+		if err != nil {
+			return err
 		}
 		nums[i] = n
 	}
@@ -110,6 +128,24 @@ func AssignRanks(inputs []Input, pattern string) error {
 		seen[inputs[i].Rank] = inputs[i].Name
 	}
 	return nil
+}
+
+// rankByPattern is the rank number --rank-pattern's re finds in the base
+// name of name: its first capture group, or the whole match.
+func rankByPattern(re *regexp.Regexp, name string) (int, error) {
+	m := re.FindStringSubmatch(filepath.Base(name))
+	if m == nil {
+		return 0, fmt.Errorf("%s: the file name does not match --rank-pattern=%s", name, re)
+	}
+	s := m[0]
+	if len(m) > 1 {
+		s = m[1]
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("%s: %q is not a rank number", name, s)
+	}
+	return n, nil
 }
 
 // CollectOptions control Collect.

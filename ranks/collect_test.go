@@ -15,6 +15,35 @@ import (
 	"github.com/egprof/egprof/symtab"
 )
 
+func TestRankInName(t *testing.T) {
+	tests := []struct {
+		name string
+		rank int
+		ok   bool
+	}{
+		{"gmon.rank3.4711", 3, true},
+		{"gmon.RANK3", 3, true},
+		{"gmon.Rank03.out", 3, true},
+		{"gmon-rank_12.out", 12, true},
+		{"gmon.rank-7", 7, true},
+		{"out/gmon.rank5.1", 5, true},
+		{"job.rank2.rank9", 2, true}, // the first match
+		{"rank4", 4, true},
+		{"gmon.out", 0, false},
+		{"gmon.rank.out", 0, false},
+		{"gmon.rank__3", 0, false},   // one separator at most
+		{"rank7/gmon.out", 0, false}, // the directory does not count
+		{"gmon.3.out", 0, false},
+		{"gmon.rank99999999999999999999", 0, false}, // too large
+		{"", 0, false},
+	}
+	for _, tt := range tests {
+		rank, ok := RankInName(tt.name)
+		assert.Equal(t, tt.ok, ok, tt.name)
+		assert.Equal(t, tt.rank, rank, tt.name)
+	}
+}
+
 func TestAssignRanks(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -25,6 +54,8 @@ func TestAssignRanks(t *testing.T) {
 	}{
 		{"glibc names", []string{"out/gmon.rank3.12345", "gmon.rank0.999", "gmon.rank12.7"}, "", []int{3, 0, 12}, ""},
 		{"separators", []string{"gmon.rank_2.1", "gmon.rank-1.5", "rank0"}, "", []int{2, 1, 0}, ""},
+		{"any case", []string{"gmon.RANK3", "gmon.Rank1.5"}, "", []int{3, 1}, ""},
+		{"pattern is case-sensitive", []string{"job.P04.gmon", "job.p11.gmon"}, `\.p(\d+)\.`, nil, "job.P04.gmon: the file name does not match --rank-pattern"},
 		{"positions", []string{"a.out.1", "a.out.2", "gmon.rank7.1"}, "", []int{0, 1, 2}, ""},
 		{"pattern", []string{"job.p04.gmon", "job.p11.gmon"}, `\.p(\d+)\.`, []int{4, 11}, ""},
 		{"pattern must match", []string{"job.p04.gmon", "other"}, `\.p(\d+)\.`, nil, "does not match --rank-pattern"},
