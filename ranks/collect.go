@@ -12,7 +12,6 @@ import (
 	"sort"
 	"strconv"
 	"sync"
-	"sync/atomic"
 
 	"github.com/egprof/egprof/gmon"
 	"github.com/egprof/egprof/internal/parallel"
@@ -159,8 +158,8 @@ type CollectOptions struct {
 	Sum bool
 	// Workers is the number of files processed at once (all cores when 0).
 	Workers int
-	// Progress, if set, is called (from any goroutine, one call at a time)
-	// after each file with the number of files done and the total.
+	// Progress, if set, is called on Collect's goroutine after each file
+	// is analysed, with the number of files done and the total.
 	Progress func(done, total int)
 	// OnFile, if set, is called in input order for each gmon file added
 	// to the summed profile (gprof -i prints from it).
@@ -184,7 +183,6 @@ type Collected struct {
 // order, whatever the number of workers.
 func Collect(tab *symtab.Table, layout *Layout, inputs []Input, opt CollectOptions) (*Collected, error) {
 	c := &collector{tab: tab, layout: layout, attr: newAttributor(tab), inputs: inputs, opt: opt}
-	c.failedAt.Store(int64(len(inputs)))
 	if opt.Sum {
 		c.sum = gmon.NewProfile(tab.Target, opt.Format)
 	}
@@ -239,9 +237,6 @@ type collector struct {
 	opt    CollectOptions
 	sum    *gmon.Profile // the summed profile, nil if not asked for
 
-	// failedAt is the lowest input known to fail: later inputs need not
-	// be read, their outcome is never taken.
-	failedAt atomic.Int64
 	// free holds read buffers that the summing is done with.
 	free chan []byte
 
@@ -383,11 +378,10 @@ func (c *collector) do(wk *worker, j job) (outcome, error) {
 	o := outcome{job: j}
 	i := j.input
 	keep := j.sum && c.sum != nil
-	if int64(i) > c.failedAt.Load() || !j.analyse && !keep {
+	if !j.analyse && !keep {
 		return o, nil
 	}
 	fail := func(err error) (outcome, error) {
-		lowerTo(&c.failedAt, int64(i))
 		if j.warmup {
 			o.warmErr = err
 			return o, nil
@@ -583,16 +577,6 @@ func (c *collector) addToSum(i int, data []byte, sum *Summary) error {
 		c.opt.OnFile(f, c.sum)
 	}
 	return err
-}
-
-// lowerTo sets a to v if v is lower.
-func lowerTo(a *atomic.Int64, v int64) {
-	for {
-		cur := a.Load()
-		if v >= cur || a.CompareAndSwap(cur, v) {
-			return
-		}
-	}
 }
 
 // FillRanks makes the ranks' times in regions exact where a rank's record
