@@ -1,14 +1,14 @@
 package experiment
 
 import (
+	"context"
 	"fmt"
 	"os"
-	"runtime"
-	"sync"
 
 	"github.com/egprof/egprof/callgraph"
 	"github.com/egprof/egprof/diff"
 	"github.com/egprof/egprof/gmon"
+	"github.com/egprof/egprof/internal/parallel"
 	"github.com/egprof/egprof/symtab"
 )
 
@@ -132,80 +132,30 @@ func (e *Experiment) rowError(r, col int, err error) error {
 
 // read reads every row's profile, several at once, and hands its
 // observations (the base values of every function of the union, the
-// profile's total time) to consume in row order. At most a few profiles wait in memory at any time,
-// whatever the number of rows. The first failing row (in row order) stops
-// the reading and its error is returned.
+// profile's total time) to consume in row order. At most a few profiles
+// wait in memory at any time, whatever the number of rows, and their
+// buffers are reused once consumed. The first failing row (in row order)
+// stops the reading and its error is returned.
 func (ps *profiles) read(e *Experiment, opt LoadOptions, consume func(row int, obs *Observations)) error {
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = min(workers, len(e.Rows))
-	window := 2 * workers
-	type result struct {
-		obs *Observations
-		err error
-	}
-	done := make([]chan result, len(e.Rows))
-	for i := range done {
-		done[i] = make(chan result, 1)
-	}
-	free := make(chan *Observations, window+workers)
-	slots := make(chan struct{}, window)
-	jobs := make(chan int)
-	stop := make(chan struct{})
-	go func() {
-		defer close(jobs)
-		for i := range e.Rows {
+	free := make(chan *Observations, 2*parallel.Workers(opt.Workers, len(e.Rows)))
+	return parallel.Map(context.Background(), e.Rows, parallel.Options{Workers: opt.Workers, Progress: opt.Progress},
+		func(_, i int, _ Row) (*Observations, error) {
+			var obs *Observations
 			select {
-			case slots <- struct{}{}:
-			case <-stop:
-				return
+			case obs = <-free:
+			default:
+				obs = &Observations{Bases: numBases, Base: make([]float64, numBases*len(ps.funcs))}
 			}
+			return obs, ps.readRow(e, opt, i, obs)
+		},
+		func(i int, obs *Observations) error {
+			consume(i, obs)
 			select {
-			case jobs <- i:
-			case <-stop:
-				return
+			case free <- obs:
+			default:
 			}
-		}
-	}()
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				var obs *Observations
-				select {
-				case obs = <-free:
-				default:
-					obs = &Observations{Bases: numBases, Base: make([]float64, numBases*len(ps.funcs))}
-				}
-				err := ps.readRow(e, opt, i, obs)
-				done[i] <- result{obs, err}
-			}
-		}()
-	}
-	var err error
-	for i := range e.Rows {
-		res := <-done[i]
-		<-slots
-		if res.err != nil {
-			err = res.err
-			break
-		}
-		consume(i, res.obs)
-		if opt.Progress != nil {
-			opt.Progress(i+1, len(e.Rows))
-		}
-		select {
-		case free <- res.obs:
-		default:
-		}
-	}
-	close(stop)
-	wg.Wait()
-	return err
+			return nil
+		})
 }
 
 // readRow reads row i's profile into obs.

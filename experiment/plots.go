@@ -16,7 +16,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/egprof/egprof/gmon"
+	"github.com/egprof/egprof/internal/atomicfile"
 )
 
 // plotFunctions is the number of top functions that get a time plot.
@@ -105,7 +105,7 @@ func savePlot(p *plot.Plot, path string) (err error) {
 	if err != nil {
 		return err
 	}
-	return gmon.WriteFileAtomic(path, func(w io.Writer) error {
+	return atomicfile.Write(path, func(w io.Writer) error {
 		_, err := wt.WriteTo(w)
 		return err
 	})

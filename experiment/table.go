@@ -10,10 +10,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/egprof/egprof/ranks"
 )
 
 // Dimension is a named column of the experiment table other than gmon and
@@ -121,10 +122,6 @@ type TableOptions struct {
 
 // globMeta are the characters that make a gmon cell a pattern.
 const globMeta = "*?["
-
-// rankInName finds a rank number in a file name: the integer after
-// "rank", as MPI launcher wrappers name per-rank profiles.
-var rankInName = regexp.MustCompile(`(?i)rank[._-]?(\d+)`)
 
 // ReadTable reads and validates an experiment table: TSV when its header
 // holds a tab, CSV otherwise; a header row naming the columns; a gmon
@@ -436,18 +433,18 @@ func valuesKey(vals []int, skip int) string {
 }
 
 // ranksOf labels the files a glob matched: the rank number in each name
-// when every name has one, else the position in the sorted list.
+// (ranks.RankInName, as --ranks reads them) when every name has one, else
+// the position in the sorted list.
 func ranksOf(files []string) []string {
 	out := make([]string, len(files))
 	for i, f := range files {
-		m := rankInName.FindStringSubmatch(filepath.Base(f))
-		if m == nil {
+		n, ok := ranks.RankInName(f)
+		if !ok {
 			for j := range out {
 				out[j] = strconv.Itoa(j)
 			}
 			return out
 		}
-		n, _ := strconv.Atoi(m[1])
 		out[i] = strconv.Itoa(n)
 	}
 	return out

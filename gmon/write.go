@@ -1,15 +1,9 @@
 package gmon
 
 import (
-	"bufio"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"syscall"
 )
 
 // WriteSum writes p in the layout of gprof's gmon.sum (gprof -s).
@@ -162,119 +156,4 @@ func marshalBSD(f *File, t Target) ([]byte, error) {
 		e.bsdArc(a)
 	}
 	return e.buf, nil
-}
-
-// WriteFileAtomic replaces the file at path with what write produces,
-// without ever leaving a partial file: the data go to a new file in the
-// same directory, which is flushed to disk and then renamed over path. If
-// write or any step fails, the new file is removed and an existing file at
-// path is left untouched. (gprof truncates gmon.sum first and can leave it
-// half written; summing into gmon.sum from gmon.sum itself works with both,
-// since every input is read before anything is written.)
-//
-// A new file gets mode 0666 less the umask, as gprof's fopen gives it; a
-// replaced regular file keeps its mode. If path is a symbolic link, the
-// file it points to is replaced and the link kept. If path names something
-// that cannot be replaced safely by renaming (a device such as /dev/null,
-// a FIFO), it is opened and written in place.
-func WriteFileAtomic(path string, write func(io.Writer) error) error {
-	target := path
-	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		if resolved, err := filepath.EvalSymlinks(path); err == nil {
-			target = resolved
-		} else if dest, err := os.Readlink(path); err == nil {
-			// A dangling link: fopen would create the file it names.
-			if !filepath.IsAbs(dest) {
-				dest = filepath.Join(filepath.Dir(path), dest)
-			}
-			target = dest
-		}
-	}
-	var mode fs.FileMode = 0o666
-	keepMode := false
-	fi, err := os.Stat(target)
-	switch {
-	case err == nil && fi.IsDir():
-		return &fs.PathError{Op: "open", Path: path, Err: syscall.EISDIR}
-	case err == nil && !fi.Mode().IsRegular():
-		return writeInPlace(target, write)
-	case err == nil:
-		mode, keepMode = fi.Mode().Perm(), true
-	case !errors.Is(err, fs.ErrNotExist):
-		return err
-	}
-
-	tmp, err := createTemp(target, mode)
-	if err != nil {
-		return err
-	}
-	tmpName := tmp.Name()
-	fail := func(err error) error {
-		_ = tmp.Close()
-		_ = os.Remove(tmpName)
-		return err
-	}
-	if keepMode {
-		// The umask applied at creation; restore the old file's mode.
-		if err := tmp.Chmod(mode); err != nil {
-			return fail(err)
-		}
-	}
-	bw := bufio.NewWriterSize(tmp, 64<<10)
-	if err := write(bw); err != nil {
-		return fail(err)
-	}
-	if err := bw.Flush(); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Close(); err != nil {
-		_ = os.Remove(tmpName)
-		return err
-	}
-	if err := os.Rename(tmpName, target); err != nil {
-		_ = os.Remove(tmpName)
-		return err
-	}
-	// Make the rename itself durable; failing to is not worth an error.
-	if d, err := os.Open(filepath.Dir(target)); err == nil {
-		_ = d.Sync()
-		_ = d.Close()
-	}
-	return nil
-}
-
-// createTemp creates a new, empty file next to target. os.CreateTemp would
-// force mode 0600; here the umask applies to mode, as for any new file.
-func createTemp(target string, mode fs.FileMode) (*os.File, error) {
-	dir, base := filepath.Split(target)
-	for range 100 {
-		name := filepath.Join(dir, "."+base+".tmp-"+rand.Text()[:12])
-		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, mode)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		return f, err
-	}
-	return nil, fmt.Errorf("creating a temporary file next to %s: too many name collisions", target)
-}
-
-// writeInPlace writes to a file that is not a regular file.
-func writeInPlace(target string, write func(io.Writer) error) error {
-	f, err := os.OpenFile(target, os.O_WRONLY|os.O_TRUNC, 0)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(f)
-	if err := write(bw); err != nil {
-		_ = f.Close()
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		_ = f.Close()
-		return err
-	}
-	return f.Close()
 }

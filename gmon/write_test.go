@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"os"
-	"path/filepath"
 	"syscall"
 	"testing"
 
@@ -159,96 +157,4 @@ func TestMarshalRoundTrip(t *testing.T) {
 	}
 	_, err := Marshal(&File{BSD: true, Hists: make([]HistRecord, 2)}, le64)
 	require.Error(t, err)
-}
-
-func TestWriteFileAtomic(t *testing.T) {
-	content := func(s string) func(io.Writer) error {
-		return func(w io.Writer) error { _, err := io.WriteString(w, s); return err }
-	}
-	listDir := func(dir string) []string {
-		entries, err := os.ReadDir(dir)
-		require.NoError(t, err)
-		var names []string
-		for _, e := range entries {
-			names = append(names, e.Name())
-		}
-		return names
-	}
-
-	t.Run("new file", func(t *testing.T) {
-		dir := t.TempDir()
-		path := filepath.Join(dir, "gmon.sum")
-		require.NoError(t, WriteFileAtomic(path, content("abc")))
-		got, err := os.ReadFile(path)
-		require.NoError(t, err)
-		assert.Equal(t, "abc", string(got))
-		assert.Equal(t, []string{"gmon.sum"}, listDir(dir))
-		fi, err := os.Stat(path)
-		require.NoError(t, err)
-		umask := syscall.Umask(0)
-		syscall.Umask(umask)
-		assert.Equal(t, os.FileMode(0o666&^umask), fi.Mode().Perm())
-	})
-	t.Run("replace keeps mode", func(t *testing.T) {
-		dir := t.TempDir()
-		path := filepath.Join(dir, "gmon.sum")
-		require.NoError(t, os.WriteFile(path, []byte("old"), 0o640))
-		require.NoError(t, os.Chmod(path, 0o640))
-		require.NoError(t, WriteFileAtomic(path, content("new")))
-		got, _ := os.ReadFile(path)
-		assert.Equal(t, "new", string(got))
-		fi, _ := os.Stat(path)
-		assert.Equal(t, os.FileMode(0o640), fi.Mode().Perm())
-	})
-	t.Run("failed write leaves the old file and no temporary", func(t *testing.T) {
-		dir := t.TempDir()
-		path := filepath.Join(dir, "gmon.sum")
-		require.NoError(t, os.WriteFile(path, []byte("old"), 0o644))
-		boom := errors.New("boom")
-		err := WriteFileAtomic(path, func(w io.Writer) error {
-			_, _ = io.WriteString(w, "partial")
-			return boom
-		})
-		assert.ErrorIs(t, err, boom)
-		got, _ := os.ReadFile(path)
-		assert.Equal(t, "old", string(got))
-		assert.Equal(t, []string{"gmon.sum"}, listDir(dir))
-	})
-	t.Run("directory", func(t *testing.T) {
-		dir := t.TempDir()
-		path := filepath.Join(dir, "gmon.sum")
-		require.NoError(t, os.Mkdir(path, 0o755))
-		err := WriteFileAtomic(path, content("x"))
-		assert.ErrorIs(t, err, syscall.EISDIR)
-		assert.Contains(t, err.Error(), "is a directory")
-	})
-	t.Run("symlink kept, target replaced", func(t *testing.T) {
-		dir := t.TempDir()
-		real := filepath.Join(dir, "real.sum")
-		require.NoError(t, os.WriteFile(real, []byte("old"), 0o644))
-		link := filepath.Join(dir, "gmon.sum")
-		require.NoError(t, os.Symlink("real.sum", link))
-		require.NoError(t, WriteFileAtomic(link, content("new")))
-		fi, err := os.Lstat(link)
-		require.NoError(t, err)
-		assert.True(t, fi.Mode()&os.ModeSymlink != 0)
-		got, _ := os.ReadFile(real)
-		assert.Equal(t, "new", string(got))
-	})
-	t.Run("device written in place", func(t *testing.T) {
-		if _, err := os.Stat("/dev/null"); err != nil {
-			t.Skip("no /dev/null")
-		}
-		dir := t.TempDir()
-		link := filepath.Join(dir, "gmon.sum")
-		require.NoError(t, os.Symlink("/dev/null", link))
-		require.NoError(t, WriteFileAtomic(link, content("x")))
-		fi, err := os.Stat("/dev/null")
-		require.NoError(t, err)
-		assert.True(t, fi.Mode()&os.ModeDevice != 0, "/dev/null must still be a device")
-	})
-	t.Run("missing directory", func(t *testing.T) {
-		err := WriteFileAtomic(filepath.Join(t.TempDir(), "no", "gmon.sum"), content("x"))
-		require.Error(t, err)
-	})
 }

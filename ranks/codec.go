@@ -224,29 +224,18 @@ func (s *Summary) Encode() []byte {
 	return append(out, e.b...)
 }
 
-// WriteTo writes the encoded summary to w.
+// WriteTo writes the encoded summary to w. A summed histogram larger than
+// a summary may hold is refused before anything is written.
 func (s *Summary) WriteTo(w io.Writer) (int64, error) {
-	n, err := w.Write(s.Encode())
-	return int64(n), err
-}
-
-// Save writes the summary to path atomically: into a temporary file that
-// is renamed over path only once complete.
-func (s *Summary) Save(path string) error {
 	if s.Classic != nil {
 		for _, h := range s.Classic.Hists {
 			if len(h.Bins) > maxBins {
-				return fmt.Errorf("writing summary %s: a histogram of %d bins is more than a summary may hold (%d)", path, len(h.Bins), maxBins)
+				return 0, fmt.Errorf("a histogram of %d bins is more than a summary may hold (%d)", len(h.Bins), maxBins)
 			}
 		}
 	}
-	if err := gmon.WriteFileAtomic(path, func(w io.Writer) error {
-		_, err := s.WriteTo(w)
-		return err
-	}); err != nil {
-		return fmt.Errorf("writing summary %s: %w", path, err)
-	}
-	return nil
+	n, err := w.Write(s.Encode())
+	return int64(n), err
 }
 
 // decoder reads varints with bounds checks, remembering the first error.

@@ -2,25 +2,47 @@ package ranks
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"sort"
 	"strconv"
 	"sync"
-	"sync/atomic"
 
 	"github.com/egprof/egprof/gmon"
+	"github.com/egprof/egprof/internal/parallel"
 	"github.com/egprof/egprof/symtab"
 )
 
 // DefaultRankPattern finds the rank number in a gmon file name: the
-// integer after "rank" (gmon.rank3.12345 is rank 3).
-const DefaultRankPattern = `rank[._-]?(\d+)`
+// integer after "rank", in any case, and after at most one of ".", "_"
+// and "-" (gmon.rank3.12345, gmon.RANK3 and gmon-rank_3.out are rank 3).
+// It is the one rule for rank numbers in file names: --ranks uses it when
+// no --rank-pattern is given, and experiment tables for the files a glob
+// matches.
+const DefaultRankPattern = `(?i)rank[._-]?(\d+)`
+
+// defaultRank is DefaultRankPattern compiled.
+var defaultRank = regexp.MustCompile(DefaultRankPattern)
+
+// RankInName returns the rank number DefaultRankPattern finds in the base
+// name of the file name (its first match). ok is false when there is none,
+// or when the number is too large for an int.
+func RankInName(name string) (rank int, ok bool) {
+	m := defaultRank.FindStringSubmatch(filepath.Base(name))
+	if m == nil {
+		return 0, false
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil {
+		return 0, false
+	}
+	return n, true
+}
 
 // Input is one file of a rank aggregation: a rank's gmon file or a
 // summary.
@@ -51,20 +73,20 @@ func Sniff(name string) (bool, error) {
 	return IsSummary(head[:n]), nil
 }
 
-// AssignRanks gives each gmon input its rank number: the first capture
-// group of pattern (or the whole match) in the file's base name, the
-// default pattern when pattern is empty. With the default pattern, when
-// not every name matches, ranks are the positions of the gmon files on the
-// command line instead; an explicit pattern must match every name.
-// Summaries are skipped. A rank number given twice is an error.
+// AssignRanks gives each gmon input its rank number: with an empty
+// pattern the one of RankInName; else the first capture group of pattern
+// (or the whole match) in the file's base name. With the default rule,
+// when not every name has a rank number, ranks are the positions of the
+// gmon files on the command line instead; an explicit pattern must match
+// every name. Summaries are skipped. A rank number given twice is an
+// error.
 func AssignRanks(inputs []Input, pattern string) error {
-	explicit := pattern != ""
-	if !explicit {
-		pattern = DefaultRankPattern
-	}
-	re, err := regexp.Compile(pattern)
-	if err != nil {
-		return fmt.Errorf("--rank-pattern: %w", err)
+	var re *regexp.Regexp
+	if pattern != "" {
+		var err error
+		if re, err = regexp.Compile(pattern); err != nil {
+			return fmt.Errorf("--rank-pattern: %w", err)
+		}
 	}
 	all := true
 	nums := make([]int, len(inputs))
@@ -72,22 +94,18 @@ func AssignRanks(inputs []Input, pattern string) error {
 		if inputs[i].Summary {
 			continue
 		}
-		base := filepath.Base(inputs[i].Name)
-		m := re.FindStringSubmatch(base)
-		if m == nil {
-			if explicit {
-				return fmt.Errorf("%s: the file name does not match --rank-pattern=%s", inputs[i].Name, pattern)
+		if re == nil {
+			n, ok := RankInName(inputs[i].Name)
+			if !ok {
+				all = false
+				break
 			}
-			all = false
-			break
+			nums[i] = n
+			continue
 		}
-		s := m[0]
-		if len(m) > 1 {
-			s = m[1]
-		}
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 0 {
-			return fmt.Errorf("%s: %q is not a rank number", inputs[i].Name, s)
+		n, err := rankByPattern(re, inputs[i].Name)
+		if err != nil {
+			return err
 		}
 		nums[i] = n
 	}
@@ -111,6 +129,24 @@ func AssignRanks(inputs []Input, pattern string) error {
 	return nil
 }
 
+// rankByPattern is the rank number --rank-pattern's re finds in the base
+// name of name: its first capture group, or the whole match.
+func rankByPattern(re *regexp.Regexp, name string) (int, error) {
+	m := re.FindStringSubmatch(filepath.Base(name))
+	if m == nil {
+		return 0, fmt.Errorf("%s: the file name does not match --rank-pattern=%s", name, re)
+	}
+	s := m[0]
+	if len(m) > 1 {
+		s = m[1]
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("%s: %q is not a rank number", name, s)
+	}
+	return n, nil
+}
+
 // CollectOptions control Collect.
 type CollectOptions struct {
 	Exe    string      // executable name recorded in the summary
@@ -122,8 +158,8 @@ type CollectOptions struct {
 	Sum bool
 	// Workers is the number of files processed at once (all cores when 0).
 	Workers int
-	// Progress, if set, is called (from any goroutine, one call at a time)
-	// after each file with the number of files done and the total.
+	// Progress, if set, is called on Collect's goroutine after each file
+	// is analysed, with the number of files done and the total.
 	Progress func(done, total int)
 	// OnFile, if set, is called in input order for each gmon file added
 	// to the summed profile (gprof -i prints from it).
@@ -143,46 +179,49 @@ type Collected struct {
 // gmon file is one rank, attributed to the symbols of tab (as gprof's flat
 // profile does) and grouped by layout; summaries are merged in. Memory
 // does not grow with the number of gmon files beyond a small record per
-// rank.
+// rank. The error returned is that of the first failing input in input
+// order, whatever the number of workers.
 func Collect(tab *symtab.Table, layout *Layout, inputs []Input, opt CollectOptions) (*Collected, error) {
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = max(1, min(workers, len(inputs)))
-	c := &collector{tab: tab, layout: layout, attr: newAttributor(tab), inputs: inputs, opt: opt, errs: make([]error, len(inputs))}
-	c.failedAt.Store(int64(len(inputs)))
-
-	c.cond = sync.NewCond(&c.mu)
+	c := &collector{tab: tab, layout: layout, attr: newAttributor(tab), inputs: inputs, opt: opt}
 	if opt.Sum {
 		c.sum = gmon.NewProfile(tab.Target, opt.Format)
 	}
-	c.plan()
-	partial := make([]*Summary, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		partial[w] = NewSummary(opt.Exe, layout, opt.TopK)
-		wg.Add(1)
-		go func(s *Summary) {
-			defer wg.Done()
-			c.work(s)
-		}(partial[w])
+	jobs := c.plan()
+	workers := parallel.Workers(opt.Workers, len(jobs))
+	c.free = make(chan []byte, 2*workers)
+	ws := make([]*worker, workers)
+	t := turns{warmErrs: map[int]error{}}
+	err := parallel.Map(context.Background(), jobs, parallel.Options{Workers: workers},
+		func(w, _ int, j job) (outcome, error) {
+			if ws[w] == nil {
+				ws[w] = &worker{sum: NewSummary(opt.Exe, layout, opt.TopK), sc: newScratch(len(tab.Syms), len(layout.Cells))}
+			}
+			return c.do(ws[w], j)
+		},
+		func(_ int, o outcome) error { return c.take(&t, o) })
+	if err != nil {
+		return nil, err
 	}
-	wg.Wait()
-	if at := c.failedAt.Load(); at < int64(len(inputs)) {
-		return nil, c.errs[at]
-	}
-	out := partial[0]
-	for _, s := range partial[1:] {
-		if err := out.Merge(s); err != nil {
-			return nil, err
+	var out *Summary
+	for _, wk := range ws {
+		switch {
+		case wk == nil:
+		case out == nil:
+			out = wk.sum
+		default:
+			if err := out.Merge(wk.sum); err != nil {
+				return nil, err
+			}
 		}
+	}
+	if out == nil {
+		out = NewSummary(opt.Exe, layout, opt.TopK)
 	}
 	if err := out.Normalize(); err != nil {
 		return nil, err
 	}
 	c.cand.apply(out)
-	res := &Collected{Summary: out, Sum: c.sum, HasBB: c.hasBB.Load()}
+	res := &Collected{Summary: out, Sum: c.sum, HasBB: t.hasBB}
 	if c.sum != nil {
 		out.Classic = ClassicFrom(c.sum)
 	}
@@ -196,21 +235,40 @@ type collector struct {
 	attr   *attributor
 	inputs []Input
 	opt    CollectOptions
-	sum    *gmon.Profile
+	sum    *gmon.Profile // the summed profile, nil if not asked for
 
-	jobs     []job
-	next     atomic.Int64
-	done     atomic.Int64
-	failedAt atomic.Int64 // lowest input index that failed
-	errs     []error
-	hasBB    atomic.Bool
-
-	mu       sync.Mutex
-	cond     *sync.Cond
-	turn     int // next input to add to the summed profile
-	progress sync.Mutex
+	// free holds read buffers that the summing is done with.
+	free chan []byte
 
 	cand candidates
+}
+
+// worker is the state of one of Collect's goroutines: the ranks it has
+// folded in and its scratch arrays.
+type worker struct {
+	sum *Summary
+	sc  *scratch
+	buf []byte // read buffer, reused for files whose data is not summed
+}
+
+// outcome is what one job hands to the in-order part of Collect.
+type outcome struct {
+	job      job
+	analysed bool
+	hasBB    bool
+	data     []byte   // the file, when it is to be added to the summed profile
+	buf      []byte   // the buffer data lives in, to reuse once summed
+	summary  *Summary // a summary input's content
+	// warmErr is the failure of a warm-up analysis, reported at its
+	// input's turn so that an earlier input's failure comes first.
+	warmErr error
+}
+
+// turns is the state of the in-order part of Collect.
+type turns struct {
+	analysed int
+	hasBB    bool
+	warmErrs map[int]error // input -> its warm-up analysis's failure
 }
 
 // candidates chooses, from a sample of ranks spread evenly over the
@@ -314,88 +372,109 @@ func (c *candidates) apply(s *Summary) {
 	c.warm = nil
 }
 
-// fail records the error of input i.
-func (c *collector) fail(i int, err error) {
-	c.mu.Lock()
-	c.markFailed(i, err)
-	c.mu.Unlock()
-}
-
-// markFailed records the error of input i; c.mu is held. Only the lowest
-// failing input is reported, so the error does not depend on timing.
-func (c *collector) markFailed(i int, err error) {
-	c.errs[i] = err
-	for {
-		cur := c.failedAt.Load()
-		if int64(i) >= cur || c.failedAt.CompareAndSwap(cur, int64(i)) {
-			break
+// do runs job j on a worker: reads the input, analyses it into the
+// worker's summary and hands on what the summing needs.
+func (c *collector) do(wk *worker, j job) (outcome, error) {
+	o := outcome{job: j}
+	i := j.input
+	keep := j.sum && c.sum != nil
+	if !j.analyse && !keep {
+		return o, nil
+	}
+	fail := func(err error) (outcome, error) {
+		if j.warmup {
+			o.warmErr = err
+			return o, nil
+		}
+		return o, err
+	}
+	in := &c.inputs[i]
+	data := in.Data
+	if data == nil {
+		buf := &wk.buf
+		if keep {
+			// The summing holds on to the data: read into a buffer of
+			// its own.
+			select {
+			case o.buf = <-c.free:
+			default:
+			}
+			buf = &o.buf
+		}
+		var err error
+		if data, err = readInto(in.Name, buf); err != nil {
+			return fail(err)
 		}
 	}
-	c.cond.Broadcast()
+	if j.analyse {
+		sum, hasBB, err := c.analyse(wk.sum, in, data, wk.sc)
+		if err != nil {
+			return fail(err)
+		}
+		o.analysed, o.hasBB, o.summary = true, hasBB, sum
+	}
+	if keep {
+		o.data = data
+	}
+	return o, nil
 }
 
-// work processes inputs until none is left, folding ranks into s.
-func (c *collector) work(s *Summary) {
-	sc := newScratch(len(c.tab.Syms), len(c.layout.Cells))
-	var buf []byte // reused for every file read
-	for {
-		k := int(c.next.Add(1) - 1)
-		if k >= len(c.jobs) {
-			return
-		}
-		j := c.jobs[k]
-		i := j.input
-		if int64(i) >= c.failedAt.Load() {
-			continue
-		}
-		in := &c.inputs[i]
-		data := in.Data
-		if data == nil {
-			var err error
-			if data, err = readInto(in.Name, &buf); err != nil {
-				c.fail(i, err)
-				continue
-			}
-		}
-		var sum *Summary
-		if j.analyse {
-			var err error
-			sum, err = c.analyse(s, in, data, sc)
-			if err != nil {
-				c.fail(i, err)
-				continue
-			}
-			if c.opt.Progress != nil {
-				n := int(c.done.Add(1))
-				c.progress.Lock()
-				c.opt.Progress(n, len(c.inputs))
-				c.progress.Unlock()
-			}
-		}
-		if j.sum && c.sum != nil {
-			c.addToSum(i, data, sum)
+// take finishes a job in job order: it reports progress and adds the
+// input to the summed profile.
+func (c *collector) take(t *turns, o outcome) error {
+	i := o.job.input
+	if o.warmErr != nil {
+		t.warmErrs[i] = o.warmErr
+		return nil
+	}
+	if o.analysed {
+		t.analysed++
+		t.hasBB = t.hasBB || o.hasBB
+		if c.opt.Progress != nil {
+			c.opt.Progress(t.analysed, len(c.inputs))
 		}
 	}
+	if o.job.warmup {
+		return nil
+	}
+	if err := t.warmErrs[i]; err != nil {
+		return err
+	}
+	if c.sum == nil {
+		return nil
+	}
+	err := c.addToSum(i, o.data, o.summary)
+	if o.buf != nil {
+		select {
+		case c.free <- o.buf:
+		default:
+		}
+	}
+	return err
 }
 
-// job is one step of the work on an input: its analysis, its addition to
-// the summed profile (which must go in input order), or both.
+// job is one step of the work on an input: a warm-up analysis, or its
+// turn in input order, in which it is analysed (unless it was in the
+// warm-up) and added to the summed profile.
 type job struct {
-	input        int
-	analyse, sum bool
+	input   int
+	warmup  bool
+	analyse bool
+	sum     bool
 }
 
 // plan orders the jobs: first the analysis of warmupRanks gmon files
 // evenly spread over the inputs, from which the candidate regions are
 // chosen; then every input in order, analysed unless done already, and
 // added to the summed profile.
-func (c *collector) plan() {
+func (c *collector) plan() []job {
 	var gmonIdx []int
 	for i, in := range c.inputs {
 		if !in.Summary {
 			gmonIdx = append(gmonIdx, i)
 		}
 	}
+	var jobs []job
 	early := make([]bool, len(c.inputs))
 	c.cand.sample = map[int]bool{}
 	if len(gmonIdx) > warmupRanks {
@@ -403,7 +482,7 @@ func (c *collector) plan() {
 			i := gmonIdx[k*len(gmonIdx)/warmupRanks]
 			early[i] = true
 			c.cand.sample[c.inputs[i].Rank] = true
-			c.jobs = append(c.jobs, job{input: i, analyse: true})
+			jobs = append(jobs, job{input: i, warmup: true, analyse: true})
 		}
 	} else {
 		for _, i := range gmonIdx {
@@ -411,34 +490,27 @@ func (c *collector) plan() {
 		}
 	}
 	for i := range c.inputs {
-		if early[i] && c.sum == nil {
-			continue
-		}
-		c.jobs = append(c.jobs, job{input: i, analyse: !early[i], sum: true})
+		jobs = append(jobs, job{input: i, analyse: !early[i], sum: true})
 	}
+	return jobs
 }
 
-// analyse folds one input into s: a gmon file as one rank, a summary by
-// merging it (and returning it).
-func (c *collector) analyse(s *Summary, in *Input, data []byte, sc *scratch) (*Summary, error) {
+// analyse folds one input into s: a gmon file as one rank (reporting
+// whether it has basic-block counts), a summary by merging it (and
+// returning it).
+func (c *collector) analyse(s *Summary, in *Input, data []byte, sc *scratch) (sum *Summary, hasBB bool, err error) {
 	if in.Summary || IsSummary(data) {
 		sum, err := DecodeSummary(data, in.Name)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if err := s.Merge(sum); err != nil {
-			return nil, fmt.Errorf("%s: %w", in.Name, err)
+			return nil, false, fmt.Errorf("%s: %w", in.Name, err)
 		}
-		return sum, nil
+		return sum, false, nil
 	}
-	hasBB, err := c.rank(s, in, data, sc)
-	if err != nil {
-		return nil, err
-	}
-	if hasBB {
-		c.hasBB.Store(true)
-	}
-	return nil, nil
+	hasBB, err = c.rank(s, in, data, sc)
+	return nil, hasBB, err
 }
 
 // rank reads one gmon file as one rank.
@@ -489,39 +561,22 @@ func (sc *scratch) attribute(a *attributor, l *Layout, f *gmon.File) {
 	}
 }
 
-// addToSum waits for input i's turn and adds it to the summed profile
-// (sum is the decoded summary of a summary input). It returns false when
-// an earlier input failed.
-func (c *collector) addToSum(i int, data []byte, sum *Summary) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for c.turn != i {
-		if c.failedAt.Load() < int64(i) {
-			return false
-		}
-		c.cond.Wait()
-	}
+// addToSum adds input i to the summed profile (sum is the decoded summary
+// of a summary input); inputs are added in input order.
+func (c *collector) addToSum(i int, data []byte, sum *Summary) error {
 	name := c.inputs[i].Name
-	var err error
 	if sum != nil {
 		if sum.Classic == nil {
-			err = fmt.Errorf("%s: the summary has no summed profile", name)
-		} else {
-			_, err = sum.Classic.AddTo(c.sum, name)
+			return fmt.Errorf("%s: the summary has no summed profile", name)
 		}
-	} else {
-		var f *gmon.File
-		if f, err = c.sum.AddData(data, name); err == nil && c.opt.OnFile != nil {
-			c.opt.OnFile(f, c.sum)
-		}
+		_, err := sum.Classic.AddTo(c.sum, name)
+		return err
 	}
-	if err != nil {
-		c.markFailed(i, err)
-		return false
+	f, err := c.sum.AddData(data, name)
+	if err == nil && c.opt.OnFile != nil {
+		c.opt.OnFile(f, c.sum)
 	}
-	c.turn++
-	c.cond.Broadcast()
-	return true
+	return err
 }
 
 // FillRanks makes the ranks' times in regions exact where a rank's record
@@ -538,14 +593,17 @@ func FillRanks(tab *symtab.Table, layout *Layout, s *Summary, inputs []Input, re
 			byRank[inputs[i].Rank] = &inputs[i]
 		}
 	}
-	var todo []int // indexes into s.Ranks
+	var todo []int                // indexes into s.Ranks
+	todoInput := map[int]*Input{} // s.Ranks index -> its gmon file
 	for p := range s.Ranks {
-		if byRank[s.Ranks[p].Rank] == nil {
+		in := byRank[s.Ranks[p].Rank]
+		if in == nil {
 			continue
 		}
 		for _, r := range regions {
 			if _, known := s.Ranks[p].Lookup(r); !known {
 				todo = append(todo, p)
+				todoInput[p] = in
 				break
 			}
 		}
@@ -554,57 +612,51 @@ func FillRanks(tab *symtab.Table, layout *Layout, s *Summary, inputs []Input, re
 		return 0, nil
 	}
 	attr := newAttributor(tab)
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+	type fillWorker struct {
+		sc      *scratch
+		regTime []uint64
+		buf     []byte
 	}
-	workers = max(1, min(workers, len(todo)))
-	var next atomic.Int64
-	errs := make([]error, len(todo))
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sc := newScratch(len(tab.Syms), len(layout.Cells))
-			regTime := make([]uint64, len(layout.Regions))
-			var buf []byte
-			for {
-				k := int(next.Add(1) - 1)
-				if k >= len(todo) {
-					return
-				}
-				ri := &s.Ranks[todo[k]]
-				in := byRank[ri.Rank]
-				data := in.Data
-				if data == nil {
-					var err error
-					if data, err = readInto(in.Name, &buf); err != nil {
-						errs[k] = err
-						continue
-					}
-				}
-				f, err := gmon.Read(data, in.Name, tab.Target, opt.Format)
-				if err != nil {
-					errs[k] = err
-					continue
-				}
-				sc.attribute(attr, layout, f)
-				clear(regTime)
-				for c, cell := range layout.Cells {
-					regTime[cell.Region] += sc.cellTime[c]
-				}
-				for _, r := range regions {
-					ri.set(r, regTime[r])
+	workers := parallel.Workers(opt.Workers, len(todo))
+	ws := make([]*fillWorker, workers)
+	err := parallel.Map(context.Background(), todo, parallel.Options{Workers: workers},
+		func(w, _ int, p int) ([]uint64, error) {
+			if ws[w] == nil {
+				ws[w] = &fillWorker{sc: newScratch(len(tab.Syms), len(layout.Cells)), regTime: make([]uint64, len(layout.Regions))}
+			}
+			wk := ws[w]
+			in := todoInput[p]
+			data := in.Data
+			if data == nil {
+				var err error
+				if data, err = readInto(in.Name, &wk.buf); err != nil {
+					return nil, err
 				}
 			}
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return 0, err
-		}
+			f, err := gmon.Read(data, in.Name, tab.Target, opt.Format)
+			if err != nil {
+				return nil, err
+			}
+			wk.sc.attribute(attr, layout, f)
+			clear(wk.regTime)
+			for c, cell := range layout.Cells {
+				wk.regTime[cell.Region] += wk.sc.cellTime[c]
+			}
+			times := make([]uint64, len(regions))
+			for k, r := range regions {
+				times[k] = wk.regTime[r]
+			}
+			return times, nil
+		},
+		func(k int, times []uint64) error {
+			ri := &s.Ranks[todo[k]]
+			for n, r := range regions {
+				ri.set(r, times[n])
+			}
+			return nil
+		})
+	if err != nil {
+		return 0, err
 	}
 	return len(todo), nil
 }

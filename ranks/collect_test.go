@@ -3,6 +3,7 @@ package ranks
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -14,6 +15,35 @@ import (
 	"github.com/egprof/egprof/symtab"
 )
 
+func TestRankInName(t *testing.T) {
+	tests := []struct {
+		name string
+		rank int
+		ok   bool
+	}{
+		{"gmon.rank3.4711", 3, true},
+		{"gmon.RANK3", 3, true},
+		{"gmon.Rank03.out", 3, true},
+		{"gmon-rank_12.out", 12, true},
+		{"gmon.rank-7", 7, true},
+		{"out/gmon.rank5.1", 5, true},
+		{"job.rank2.rank9", 2, true}, // the first match
+		{"rank4", 4, true},
+		{"gmon.out", 0, false},
+		{"gmon.rank.out", 0, false},
+		{"gmon.rank__3", 0, false},   // one separator at most
+		{"rank7/gmon.out", 0, false}, // the directory does not count
+		{"gmon.3.out", 0, false},
+		{"gmon.rank99999999999999999999", 0, false}, // too large
+		{"", 0, false},
+	}
+	for _, tt := range tests {
+		rank, ok := RankInName(tt.name)
+		assert.Equal(t, tt.ok, ok, tt.name)
+		assert.Equal(t, tt.rank, rank, tt.name)
+	}
+}
+
 func TestAssignRanks(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -24,6 +54,8 @@ func TestAssignRanks(t *testing.T) {
 	}{
 		{"glibc names", []string{"out/gmon.rank3.12345", "gmon.rank0.999", "gmon.rank12.7"}, "", []int{3, 0, 12}, ""},
 		{"separators", []string{"gmon.rank_2.1", "gmon.rank-1.5", "rank0"}, "", []int{2, 1, 0}, ""},
+		{"any case", []string{"gmon.RANK3", "gmon.Rank1.5"}, "", []int{3, 1}, ""},
+		{"pattern is case-sensitive", []string{"job.P04.gmon", "job.p11.gmon"}, `\.p(\d+)\.`, nil, "job.P04.gmon: the file name does not match --rank-pattern"},
 		{"positions", []string{"a.out.1", "a.out.2", "gmon.rank7.1"}, "", []int{0, 1, 2}, ""},
 		{"pattern", []string{"job.p04.gmon", "job.p11.gmon"}, `\.p(\d+)\.`, []int{4, 11}, ""},
 		{"pattern must match", []string{"job.p04.gmon", "other"}, `\.p(\d+)\.`, nil, "does not match --rank-pattern"},
@@ -140,7 +172,7 @@ func TestCollectSummaryInputs(t *testing.T) {
 	first, err := Collect(fx.tab, fx.layout, fx.inputs(t, fx.files[0]), opt)
 	require.NoError(t, err)
 	path := filepath.Join(t.TempDir(), "rank0.sum")
-	require.NoError(t, first.Summary.Save(path))
+	saveSummary(t, first.Summary, path)
 	mixed, err := Collect(fx.tab, fx.layout, fx.inputs(t, path, fx.files[1]), opt)
 	require.NoError(t, err)
 	assert.Equal(t, all.Summary.Encode(), mixed.Summary.Encode())
@@ -180,11 +212,52 @@ func TestCollectErrors(t *testing.T) {
 	os1, err := Collect(other, ol, []Input{{Name: "../testdata/demo/gmon.out"}}, CollectOptions{Sum: true, Exe: "filter"})
 	require.NoError(t, err)
 	path := filepath.Join(dir, "filter.sum")
-	require.NoError(t, os1.Summary.Save(path))
+	saveSummary(t, os1.Summary, path)
 	_, err = Collect(fx.tab, fx.layout, fx.inputs(t, fx.files[0], path), CollectOptions{})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), path)
 	assert.Contains(t, err.Error(), "another executable")
+}
+
+// With more ranks than the warm-up sample, a sampled file is analysed
+// before the files in front of it; its failure is still reported only
+// when no earlier file fails. Input 90 of 100 is in the sample
+// (floor(58*100/64)), input 2 is not (floor(k*100/64) skips it).
+func TestCollectErrorsAfterWarmUp(t *testing.T) {
+	fx := newRankFixture(t)
+	data, err := os.ReadFile(fx.files[0])
+	require.NoError(t, err)
+	dir := t.TempDir()
+	const n, sampled, early = 100, 90, 2
+	names := make([]string, n)
+	for i := range names {
+		names[i] = filepath.Join(dir, "gmon.rank"+strconv.Itoa(i)+".1")
+		content := data
+		if i == sampled {
+			content = []byte("gmon\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x07")
+		}
+		require.NoError(t, os.WriteFile(names[i], content, 0o644))
+	}
+	for w := 1; w <= 4; w++ {
+		for _, sum := range []bool{false, true} {
+			_, err := Collect(fx.tab, fx.layout, fx.inputs(t, names...), CollectOptions{Workers: w, Sum: sum})
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), names[sampled], "workers %d, sum %v", w, sum)
+		}
+	}
+	require.NoError(t, os.Remove(names[early]))
+	for w := 1; w <= 4; w++ {
+		var progress []int
+		in := fx.inputs(t, slices.Concat(names[:early], names[early+1:])...)
+		in = slices.Insert(in, early, Input{Name: names[early], Rank: early})
+		_, err := Collect(fx.tab, fx.layout, in, CollectOptions{Workers: w, Sum: w%2 == 0,
+			Progress: func(done, total int) { progress = append(progress, done) }})
+		assert.ErrorIs(t, err, os.ErrNotExist, "workers %d", w)
+		assert.Contains(t, err.Error(), names[early], "workers %d", w)
+		for k, d := range progress {
+			assert.Equal(t, k+1, d, "progress counts one file at a time")
+		}
+	}
 }
 
 // FillRanks makes the regions shown rank by rank exact when ranks kept

@@ -10,7 +10,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/egprof/egprof/callgraph"
 )
@@ -31,9 +30,12 @@ type AnnotateOptions struct {
 	// TableLength is -t: rows of the "Top N Lines" table; 0 leaves the
 	// table out.
 	TableLength int
-	// SeparateFiles is -y: write each file to "<basename>-ann" in the
-	// current directory instead of standard output.
-	SeparateFiles bool
+	// CreateFile, when set, is -y: each file is written to the writer
+	// CreateFile returns for "<basename>-ann" (gprof creates it in the
+	// current directory) instead of to the listing. The writer is closed
+	// after the file's last line; an error from CreateFile, a write or
+	// Close is reported and the listing goes on, as gprof does.
+	CreateFile func(name string) (io.WriteCloser, error)
 	// Argv0 and Stderr are for the messages about sources that cannot be
 	// found or annotation files that cannot be written.
 	Argv0  string
@@ -63,14 +65,9 @@ func (t *Text) AnnotatedSource(opt AnnotateOptions) {
 			}
 			continue
 		}
-		if opt.SeparateFiles {
+		if opt.CreateFile != nil {
 			name := afterLastSlash(f.Name) + "-ann"
-			err = writeFileSafely(name, func(w io.Writer) error {
-				bw := bufio.NewWriter(w)
-				a.file(bw, src, f)
-				return bw.Flush()
-			})
-			if err != nil {
+			if err := a.separateFile(name, src, f); err != nil {
 				fmt.Fprintf(opt.Stderr, "%s: %s\n", name, oserr.Text(err))
 			}
 		} else {
@@ -94,6 +91,21 @@ type annotator struct {
 	lastCount uint64 // the most recent count seen (used by -x)
 	// per file
 	executable, executed int64
+}
+
+// separateFile writes one annotated file to its own file, name (-y).
+func (a *annotator) separateFile(name string, src io.Reader, f *callgraph.SourceFile) error {
+	out, err := a.opt.CreateFile(name)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(out)
+	a.file(bw, src, f)
+	err = bw.Flush()
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // file writes one annotated file and its trailer.
@@ -239,64 +251,4 @@ func afterLastSlash(p string) string {
 		return p[k+1:]
 	}
 	return p
-}
-
-// writeFileSafely writes the file name in the current directory the way
-// gprof -y writes an annotation file, but without ever leaving a partly
-// written file or writing through a link: the content goes to a temporary
-// file in the same directory, which is then renamed over name. An existing
-// file keeps its permissions; a new one gets gprof's (0666 less the umask).
-func writeFileSafely(name string, fill func(w io.Writer) error) (err error) {
-	mode := fs.FileMode(0o666) &^ processUmask()
-	if fi, statErr := os.Stat(name); statErr == nil {
-		if fi.IsDir() {
-			return &fs.PathError{Op: "open", Path: name, Err: syscall.EISDIR}
-		}
-		mode = fi.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(".", "."+name+".tmp*")
-	if err != nil {
-		return fmt.Errorf("creating a temporary file for %s: %w", name, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err = fill(tmp); err != nil {
-		return fmt.Errorf("writing %s: %w", tmp.Name(), err)
-	}
-	if err = tmp.Chmod(mode); err != nil {
-		return fmt.Errorf("setting the mode of %s: %w", tmp.Name(), err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", tmp.Name(), err)
-	}
-	if err = os.Rename(tmp.Name(), name); err != nil {
-		return fmt.Errorf("replacing %s: %w", name, err)
-	}
-	return nil
-}
-
-// processUmask reads the process's file-creation mask from
-// /proc/self/status without changing it (syscall.Umask can only read it by
-// setting it, which would race with other goroutines creating files). When
-// it cannot be read the usual 022 is assumed.
-func processUmask() fs.FileMode {
-	const usual = 0o022
-	data, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return usual
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if v, ok := strings.CutPrefix(line, "Umask:"); ok {
-			m, err := strconv.ParseUint(strings.TrimSpace(v), 8, 32)
-			if err != nil {
-				return usual
-			}
-			return fs.FileMode(m) & fs.ModePerm
-		}
-	}
-	return usual
 }

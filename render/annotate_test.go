@@ -7,6 +7,7 @@ import (
 	"errors"
 	"github.com/egprof/egprof/internal/oserr"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -159,48 +160,6 @@ func TestOpenSource(t *testing.T) {
 	assert.Equal(t, "Not a directory", oserr.Text(err))
 }
 
-func TestWriteFileSafely(t *testing.T) {
-	t.Chdir(t.TempDir())
-	fill := func(s string) func(io.Writer) error {
-		return func(w io.Writer) error { _, err := io.WriteString(w, s); return err }
-	}
-	require.NoError(t, writeFileSafely("a-ann", fill("first")))
-	require.NoError(t, os.Chmod("a-ann", 0o640))
-	require.NoError(t, writeFileSafely("a-ann", fill("second")))
-	b, err := os.ReadFile("a-ann")
-	require.NoError(t, err)
-	assert.Equal(t, "second", string(b))
-	fi, err := os.Stat("a-ann")
-	require.NoError(t, err)
-	assert.Equal(t, os.FileMode(0o640), fi.Mode().Perm(), "an existing file keeps its mode")
-
-	// A link is replaced, never written through.
-	require.NoError(t, os.WriteFile("source.c", []byte("int x;\n"), 0o644))
-	require.NoError(t, os.Symlink("source.c", "b-ann"))
-	require.NoError(t, writeFileSafely("b-ann", fill("annotated")))
-	b, err = os.ReadFile("source.c")
-	require.NoError(t, err)
-	assert.Equal(t, "int x;\n", string(b))
-	fi, err = os.Lstat("b-ann")
-	require.NoError(t, err)
-	assert.True(t, fi.Mode().IsRegular())
-
-	// A directory in the way is gprof's "Is a directory".
-	require.NoError(t, os.Mkdir("c-ann", 0o755))
-	err = writeFileSafely("c-ann", fill("x"))
-	assert.Equal(t, "Is a directory", oserr.Text(err))
-
-	// A failed fill leaves the old content and no temporary file.
-	err = writeFileSafely("a-ann", func(io.Writer) error { return errors.New("boom") })
-	require.Error(t, err)
-	b, err = os.ReadFile("a-ann")
-	require.NoError(t, err)
-	assert.Equal(t, "second", string(b))
-	left, err := filepath.Glob(".*tmp*")
-	require.NoError(t, err)
-	assert.Empty(t, left)
-}
-
 // annotateGraph is a one-function graph whose function symbol is a line
 // symbol of path (line 2) with 3 calls.
 func annotateGraph(t *testing.T, path string) *callgraph.Graph {
@@ -235,13 +194,41 @@ func TestAnnotatedSourceSeparators(t *testing.T) {
 	assert.Equal(t, "\f\n*** File x.c:\n"+body+trailer+"\n\f\n*** File x.c:\n"+body+trailer, out.String())
 	assert.Equal(t, "gprof: could not locate `missing.c'\n", errs.String())
 
-	// -y: nothing on standard output, the file in the current directory.
+	// -y: nothing on standard output, each file to its own writer; a
+	// file that cannot be created is reported and skipped.
 	out.Reset()
+	errs.Reset()
+	created := map[string]*closeRecorder{}
+	create := func(name string) (io.WriteCloser, error) {
+		if name == "other.c-ann" {
+			return nil, &fs.PathError{Op: "open", Path: name, Err: syscall.EACCES}
+		}
+		w := &closeRecorder{}
+		created[name] = w
+		return w, nil
+	}
+	require.NoError(t, os.Mkdir("sub", 0o755))
+	require.NoError(t, os.WriteFile("sub/other.c", []byte("/* x */\nint f;\n"), 0o644))
+	sep := []callgraph.SourceFile{files[0], files[0]}
+	sep[1].Name = "sub/other.c"
 	text = NewText(&out, g, TextOptions{})
-	text.AnnotatedSource(AnnotateOptions{Files: files[:1], MinCount: 1, SeparateFiles: true, Argv0: "gprof", Stderr: &errs})
+	text.AnnotatedSource(AnnotateOptions{Files: sep, MinCount: 1, CreateFile: create, Argv0: "gprof", Stderr: &errs})
 	require.NoError(t, text.Flush())
 	assert.Empty(t, out.String())
-	ann, err := os.ReadFile("x.c-ann")
-	require.NoError(t, err)
-	assert.Equal(t, body+trailer, string(ann))
+	require.Len(t, created, 1)
+	require.Contains(t, created, "x.c-ann")
+	assert.Equal(t, body+trailer, created["x.c-ann"].String())
+	assert.True(t, created["x.c-ann"].closed, "the annotation file was not closed")
+	assert.Equal(t, "other.c-ann: Permission denied\n", errs.String())
+}
+
+// closeRecorder is an in-memory annotation file that records its Close.
+type closeRecorder struct {
+	bytes.Buffer
+	closed bool
+}
+
+func (c *closeRecorder) Close() error {
+	c.closed = true
+	return nil
 }

@@ -14,7 +14,7 @@ import (
 	"strings"
 
 	"github.com/egprof/egprof/diff"
-	"github.com/egprof/egprof/gmon"
+	"github.com/egprof/egprof/internal/atomicfile"
 	"github.com/egprof/egprof/symtab"
 )
 
@@ -805,9 +805,9 @@ func (v *graphView) legend() string {
 func WriteGraphFile(path string, format GraphFormat, p *diff.Profile, opt GraphOptions) error {
 	switch format {
 	case FormatGML:
-		return withPath(path, gmon.WriteFileAtomic(path, func(w io.Writer) error { return WriteGML(w, p, opt) }))
+		return withPath(path, atomicfile.Write(path, func(w io.Writer) error { return WriteGML(w, p, opt) }))
 	case FormatDOT:
-		return withPath(path, gmon.WriteFileAtomic(path, func(w io.Writer) error { return WriteDOT(w, p, opt) }))
+		return withPath(path, atomicfile.Write(path, func(w io.Writer) error { return WriteDOT(w, p, opt) }))
 	case FormatSVG, FormatPNG:
 		var dot bytes.Buffer
 		if err := WriteDOT(&dot, p, opt); err != nil {
@@ -875,7 +875,7 @@ func RenderGraphviz(dot []byte, format, outPath string) error {
 	if err != nil {
 		return err
 	}
-	err = gmon.WriteFileAtomic(outPath, func(w io.Writer) error {
+	err = atomicfile.Write(outPath, func(w io.Writer) error {
 		var stderr bytes.Buffer
 		cmd := exec.Command(tool, "-T", format)
 		cmd.Stdin = bytes.NewReader(dot)

@@ -19,7 +19,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
 
-	"github.com/egprof/egprof/gmon"
+	"github.com/egprof/egprof/internal/atomicfile"
 	"github.com/egprof/egprof/ranks"
 )
 
@@ -80,7 +80,7 @@ func WriteRankPlots(dir string, r *ranks.Report) (err error) {
 			return fmt.Errorf("%s: %w", c.name, err)
 		}
 		path := filepath.Join(dir, c.name)
-		if err := gmon.WriteFileAtomic(path, func(w io.Writer) error {
+		if err := atomicfile.Write(path, func(w io.Writer) error {
 			_, err := w.Write(buf.Bytes())
 			return err
 		}); err != nil {

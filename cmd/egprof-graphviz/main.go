@@ -28,7 +28,7 @@ import (
 
 	"github.com/goccy/go-graphviz"
 
-	"github.com/egprof/egprof/gmon"
+	"github.com/egprof/egprof/internal/atomicfile"
 )
 
 func main() {
@@ -81,7 +81,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *out == "" {
 		err = draw(dot, f, stdout)
 	} else {
-		err = gmon.WriteFileAtomic(*out, func(w io.Writer) error { return draw(dot, f, w) })
+		err = atomicfile.Write(*out, func(w io.Writer) error { return draw(dot, f, w) })
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "egprof-graphviz: %v\n", err)

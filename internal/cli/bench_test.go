@@ -2,7 +2,7 @@ package cli
 
 import (
 	"bytes"
-	"github.com/egprof/egprof/gmon"
+	"github.com/egprof/egprof/internal/atomicfile"
 	"io"
 	"os"
 	"os/exec"
@@ -63,7 +63,7 @@ func secondRun(b *testing.B, files progen.SyntheticFiles) string {
 	if _, err := os.Stat(path); err == nil {
 		return path
 	}
-	err := gmon.WriteFileAtomic(path, func(w io.Writer) error {
+	err := atomicfile.Write(path, func(w io.Writer) error {
 		return progen.SyntheticProfile(progen.BenchSeed+1, progen.BenchFuncs, progen.BenchArcs).WriteGmon(w, files.Binary)
 	})
 	require.NoError(b, err)

@@ -15,6 +15,7 @@ import (
 	"github.com/egprof/egprof/callgraph"
 	"github.com/egprof/egprof/diff"
 	"github.com/egprof/egprof/gmon"
+	"github.com/egprof/egprof/internal/atomicfile"
 	"github.com/egprof/egprof/render"
 	"github.com/egprof/egprof/symtab"
 )
@@ -433,7 +434,7 @@ func writeSum(g *callgraph.Graph, p *gmon.Profile, blocks *callgraph.Blocks, f g
 	// order (-s implies -l, so they are always attached).
 	sum := *p
 	sum.BBs = blocks.Records()
-	return gmon.WriteFileAtomic("gmon.sum", func(w io.Writer) error {
+	return atomicfile.Write("gmon.sum", func(w io.Writer) error {
 		return gmon.WriteSum(w, &sum, arcs, f)
 	})
 }
@@ -454,7 +455,7 @@ func (c *config) writePProf(d *diff.Profile, stderr io.Writer) int {
 		}
 		opt.Comments = append(opt.Comments, fmt.Sprintf("egprof: minus %s %s", image, strings.Join(c.ext.diffFiles, " ")))
 	}
-	err := gmon.WriteFileAtomic(c.ext.pprof, func(w io.Writer) error {
+	err := atomicfile.Write(c.ext.pprof, func(w io.Writer) error {
 		_, err := render.WritePProf(w, d, opt)
 		return err
 	})

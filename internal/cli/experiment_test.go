@@ -23,6 +23,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/egprof/egprof/gmon"
+	"github.com/egprof/egprof/internal/atomicfile"
 	"github.com/egprof/egprof/internal/progen"
 	"github.com/egprof/egprof/symtab"
 )
@@ -548,7 +549,7 @@ func benchExperiment(b *testing.B, runs int) (binary, table string, files []stri
 		}
 	}
 	table = filepath.Join(dir, fmt.Sprintf("runs-%d.tsv", runs))
-	require.NoError(b, gmon.WriteFileAtomic(table, func(w io.Writer) error { _, err := io.WriteString(w, t.String()); return err }))
+	require.NoError(b, atomicfile.Write(table, func(w io.Writer) error { _, err := io.WriteString(w, t.String()); return err }))
 	return base.Binary, table, files
 }
 

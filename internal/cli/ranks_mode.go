@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/egprof/egprof/gmon"
+	"github.com/egprof/egprof/internal/atomicfile"
 	"github.com/egprof/egprof/ranks"
 	"github.com/egprof/egprof/render"
 	"github.com/egprof/egprof/symtab"
@@ -127,8 +128,12 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 		return fail("%s: %v\n", c.argv0, err)
 	}
 	if o.saveSummary != "" {
-		if err := res.Summary.Save(o.saveSummary); err != nil {
-			return fail("%s: %v\n", c.argv0, err)
+		err := atomicfile.Write(o.saveSummary, func(w io.Writer) error {
+			_, err := res.Summary.WriteTo(w)
+			return err
+		})
+		if err != nil {
+			return fail("%s: writing summary %s: %s\n", c.argv0, o.saveSummary, oserr.Text(err))
 		}
 	}
 

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/egprof/egprof/callgraph"
+	"github.com/egprof/egprof/internal/atomicfile"
 	"github.com/egprof/egprof/render"
 	"github.com/egprof/egprof/symtab"
 )
@@ -20,18 +21,34 @@ func printLineSections(t *render.Text, c *config, style int, g *callgraph.Graph,
 		t.ExecCounts(blocks)
 	}
 	if style&styleAnnotate != 0 {
-		t.AnnotatedSource(render.AnnotateOptions{
-			Files:         g.SourceFiles(sourceFileOrder(g.Syms), blocks),
-			SearchDirs:    c.searchDirs,
-			AllLines:      c.allLines,
-			MinCount:      c.minCount,
-			TableLength:   c.tableLength,
-			SeparateFiles: c.separateFiles,
-			Argv0:         c.argv0,
-			Stderr:        stderr,
-		})
+		opt := render.AnnotateOptions{
+			Files:       g.SourceFiles(sourceFileOrder(g.Syms), blocks),
+			SearchDirs:  c.searchDirs,
+			AllLines:    c.allLines,
+			MinCount:    c.minCount,
+			TableLength: c.tableLength,
+			Argv0:       c.argv0,
+			Stderr:      stderr,
+		}
+		if c.separateFiles {
+			opt.CreateFile = createAnnotationFile
+		}
+		t.AnnotatedSource(opt)
 	}
 	return nil
+}
+
+// createAnnotationFile creates one of -y's annotation files in the current
+// directory. gprof opens it with fopen(name, "w"): an existing file keeps
+// its mode and is overwritten, a symbolic link is written through. It is
+// replaced here by that same rule, but atomically, so that a failed run
+// never leaves half a file.
+func createAnnotationFile(name string) (io.WriteCloser, error) {
+	f, err := atomicfile.Create(name)
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
 }
 
 // sourceFileOrder lists the source files of tab's symbols in the order

@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 
 	"github.com/egprof/egprof/gmon"
+	"github.com/egprof/egprof/internal/atomicfile"
 	"github.com/egprof/egprof/internal/progen"
 	"github.com/egprof/egprof/symtab"
 )
@@ -84,7 +85,7 @@ func generate(dir string, nRanks, funcs, arcs int, seed int64) error {
 		if err != nil {
 			return err
 		}
-		if err := gmon.WriteFileAtomic(name, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
+		if err := atomicfile.Write(name, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
 			return err
 		}
 	}
