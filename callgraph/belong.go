@@ -30,22 +30,42 @@ const (
 // not. gprof checks none of this and prints numbers; the command decides
 // whether the answer is a warning or an error.
 func CheckBelongs(prof *gmon.Profile, tab *symtab.Table) error {
+	samples, inside := uint64(0), uint64(0)
+	for _, h := range prof.Hists {
+		all, in := binsInside(tab, h.LowPC, h.HighPC, len(h.Bins), func(i int) uint64 { return uint64(h.Bins[i]) })
+		samples, inside = samples+all, inside+in
+	}
+	return checkBelongs(tab, prof.Arcs, samples, inside)
+}
+
+// CheckFileBelongs is CheckBelongs for one data file.
+func CheckFileBelongs(f *gmon.File, tab *symtab.Table) error {
+	samples, inside := uint64(0), uint64(0)
+	for _, h := range f.Hists {
+		all, in := binsInside(tab, h.LowPC, h.HighPC, len(h.Bins), func(i int) uint64 { return uint64(h.Bins[i]) })
+		samples, inside = samples+all, inside+in
+	}
+	return checkBelongs(tab, f.Arcs, samples, inside)
+}
+
+// checkBelongs judges a profile by its arcs and by how many of its samples
+// fall inside functions.
+func checkBelongs(tab *symtab.Table, arcs []gmon.ArcRecord, samples, inside uint64) error {
 	joined := false
-	for _, a := range prof.Arcs {
+	for _, a := range arcs {
 		if tab.Lookup(a.FromPC) >= 0 && tab.Lookup(a.SelfPC) >= 0 {
 			joined = true
 			break
 		}
 	}
-	samples, inside := sampleCounts(prof, tab)
 	if samples > 0 && inside == 0 && !joined {
 		return fmt.Errorf("none of its %d samples falls inside the executable's functions", samples)
 	}
-	if len(prof.Arcs) > 0 && !joined {
+	if len(arcs) > 0 && !joined {
 		return errors.New("none of its call arcs joins two of the executable's functions")
 	}
 	far, seen := 0, 0
-	for _, a := range prof.Arcs[:min(len(prof.Arcs), arcsExamined)] {
+	for _, a := range arcs[:min(len(arcs), arcsExamined)] {
 		s := tab.Lookup(a.SelfPC)
 		if s < 0 {
 			continue
@@ -62,22 +82,22 @@ func CheckBelongs(prof *gmon.Profile, tab *symtab.Table) error {
 	return nil
 }
 
-// sampleCounts returns the number of histogram samples and how many of
-// them lie in bins whose start falls inside a function.
-func sampleCounts(prof *gmon.Profile, tab *symtab.Table) (all, inside uint64) {
-	for _, h := range prof.Hists {
-		if len(h.Bins) == 0 {
+// binsInside returns the samples of a histogram of n bins over [low, high)
+// and, once one is found, the samples of a bin whose start falls inside a
+// function (the check needs only to know whether any does).
+func binsInside(tab *symtab.Table, low, high uint64, n int, bin func(int) uint64) (all, inside uint64) {
+	if n == 0 || high <= low {
+		return 0, 0
+	}
+	width := (high - low) / uint64(n)
+	for i := 0; i < n; i++ {
+		b := bin(i)
+		if b == 0 {
 			continue
 		}
-		width := (h.HighPC - h.LowPC) / uint64(len(h.Bins))
-		for i, b := range h.Bins {
-			if b == 0 {
-				continue
-			}
-			all += uint64(b)
-			if inside == 0 && tab.Lookup(h.LowPC+uint64(i)*width) >= 0 {
-				inside += uint64(b)
-			}
+		all += b
+		if inside == 0 && tab.Lookup(low+uint64(i)*width) >= 0 {
+			inside = b
 		}
 	}
 	return all, inside

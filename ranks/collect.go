@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/egprof/egprof/callgraph"
 	"io"
 	"os"
 	"path/filepath"
@@ -164,6 +165,10 @@ type CollectOptions struct {
 	// OnFile, if set, is called in input order for each gmon file added
 	// to the summed profile (gprof -i prints from it).
 	OnFile func(f *gmon.File, sum *gmon.Profile)
+	// Belongs, if set, holds the executable's own function symbols: each
+	// gmon file must belong to it (callgraph.CheckFileBelongs) or
+	// Collect fails naming the file.
+	Belongs *symtab.Table
 }
 
 // Collected is the outcome of Collect.
@@ -518,6 +523,11 @@ func (c *collector) rank(s *Summary, in *Input, data []byte, sc *scratch) (hasBB
 	f, err := gmon.Read(data, in.Name, c.tab.Target, c.opt.Format)
 	if err != nil {
 		return false, err
+	}
+	if own := c.opt.Belongs; own != nil {
+		if err := callgraph.CheckFileBelongs(f, own); err != nil {
+			return false, fmt.Errorf("%s does not belong to %s: %w", in.Name, own.Path, err)
+		}
 	}
 	sc.attribute(c.attr, c.layout, f)
 	keep, frozen := c.cand.chosen()

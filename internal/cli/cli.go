@@ -153,18 +153,28 @@ func (c *config) classic(tab *symtab.Table, prof *gmon.Profile, files []string, 
 }
 
 // checkBelongs runs the belonging check of prof against the executable tab
-// was loaded from. The check needs the executable's own function symbols:
-// when -a, -D, -R, -S or -l changed them, it loads them again.
+// was loaded from.
 func (c *config) checkBelongs(prof *gmon.Profile, tab *symtab.Table) error {
-	if c.noStatic || c.ignoreNonFunc || c.mapFile != "" || c.externalSyms != "" || c.line {
-		own, err := symtab.Load(tab.Path, symtab.Options{})
-		if err != nil {
-			return nil // the executable's own symbols cannot be had: nothing to check against
-		}
-		defer own.Close()
-		tab = own
+	own := c.ownSymbols(tab, c.line)
+	if own == nil {
+		return nil // the executable's own symbols cannot be had: nothing to check against
 	}
-	return callgraph.CheckBelongs(prof, tab)
+	return callgraph.CheckBelongs(prof, own)
+}
+
+// ownSymbols returns the executable's own function symbols, which the
+// belonging check needs: tab itself, unless -a, -D, -R, -S or the line
+// symbols of -l (hasLines) changed them; then they are loaded again. It
+// returns nil when they cannot be loaded.
+func (c *config) ownSymbols(tab *symtab.Table, hasLines bool) *symtab.Table {
+	if !(c.noStatic || c.ignoreNonFunc || c.mapFile != "" || c.externalSyms != "" || hasLines) {
+		return tab
+	}
+	own, err := symtab.Load(tab.Path, symtab.Options{})
+	if err != nil {
+		return nil
+	}
+	return own
 }
 
 // sections returns the sections to print: those the options select, or

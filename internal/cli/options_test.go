@@ -164,6 +164,7 @@ func TestForeignProfile(t *testing.T) {
 			"--diff profile " + foreign + " does not belong to " + prog},
 		{"diff, '+' side foreign", []string{"-b", prog, foreign, "--diff=" + own}, foreign + " does not belong to " + prog},
 		{"ranks", []string{"-b", "--ranks", prog, foreign}, "does not belong to " + prog},
+		{"ranks, analysis only", []string{"-b", "-P", "-Q", "--ranks", prog, own, foreign}, foreign + " does not belong to " + prog},
 	}
 	for _, c := range errorCases {
 		t.Run(c.name, func(t *testing.T) {

@@ -108,6 +108,7 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 		Format:   c.format,
 		Sum:      classic || o.saveSummary != "",
 		Progress: bar.update,
+		Belongs:  c.ownSymbols(anaTab, false),
 		OnFile: func(f *gmon.File, p *gmon.Profile) {
 			if c.style&styleInfo != 0 {
 				printFileInfo(stdout, f, p)
