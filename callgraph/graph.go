@@ -74,6 +74,9 @@ type Graph struct {
 	NumSyms int
 	Arcs    []Arc // in creation order
 	Tables  Tables
+	// SpecArcs are the arcs gprof's symspec parser added between copies
+	// of symbols for FROM/TO specs; only -r and -R see them.
+	SpecArcs SpecArcs
 
 	HZ        uint32  // samples per second
 	Scale     float64 // histogram bin width in 2-byte units
@@ -103,11 +106,8 @@ func Build(tab *symtab.Table, prof *gmon.Profile, opt Options) *Graph {
 	for _, name := range defaultExcluded {
 		specs = append(specs, SpecUse{ExclTime, name}, SpecUse{ExclGraph, name}, SpecUse{ExclFlat, name})
 	}
-	g := &Graph{
-		Syms:    tab,
-		NumSyms: len(tab.Syms),
-		Tables:  ResolveSpecs(tab, specs),
-	}
+	g := &Graph{Syms: tab, NumSyms: len(tab.Syms)}
+	g.Tables, g.SpecArcs = ResolveSpecs(tab, specs)
 	g.Entries = make([]Entry, len(tab.Syms))
 	for i := range g.Entries {
 		g.Entries[i] = Entry{Sym: &tab.Syms[i], SymIdx: i, head: i, next: -1}

@@ -104,22 +104,3 @@ func TestPropagationExcludingQ(t *testing.T) {
 	assert.InDelta(t, 40, g.PrintTime, 1e-9, "5 + 10 + 20 + 5 samples")
 	assert.False(t, g.Entries[2].PrintFlag, "Q is listed as (n)")
 }
-
-func TestSpecParsing(t *testing.T) {
-	cases := []struct {
-		in   string
-		want specPart
-	}{
-		{"main", specPart{name: "main"}},
-		{"b.c", specPart{file: "b.c", fileSpec: true}},
-		{"b.c:4", specPart{file: "b.c", fileSpec: true, line: 4}},
-		{"b.c:helper", specPart{file: "b.c", fileSpec: true, name: "helper"}},
-		{":g.dotted", specPart{name: "g.dotted"}},
-		{"9", specPart{line: 9}},
-		{"a:b:c", specPart{file: "a:b", fileSpec: true, name: "c"}},
-		{"", specPart{}},
-	}
-	for _, c := range cases {
-		assert.Equal(t, c.want, parseSpecPart(c.in), c.in)
-	}
-}

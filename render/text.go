@@ -473,3 +473,20 @@ func (t *Text) Index() {
 		w.Write(line)
 	}
 }
+
+// FunctionOrdering writes -r's suggested function order (raw names, as
+// package linkorder computes them), one per line, with no heading or
+// separator.
+func (t *Text) FunctionOrdering(names []string) { t.lines(names) }
+
+// FileOrdering writes -R's suggested object-file order, one name per line,
+// with no heading or separator.
+func (t *Text) FileOrdering(names []string) { t.lines(names) }
+
+// lines writes each string on a line of its own.
+func (t *Text) lines(ss []string) {
+	for _, s := range ss {
+		t.w.WriteString(s)
+		t.w.WriteByte('\n')
+	}
+}

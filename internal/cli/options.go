@@ -3,12 +3,12 @@ package cli
 import (
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/egprof/egprof/callgraph"
 	"github.com/egprof/egprof/internal/getopt"
 	"github.com/egprof/egprof/gmon"
+	"github.com/egprof/egprof/internal/cnum"
 	"github.com/egprof/egprof/symtab"
 )
 
@@ -173,7 +173,7 @@ func (c *config) apply(o getopt.Option, table []optionDef, out, errw *strings.Bu
 	case 'L':
 		c.printPath = true
 	case 'm':
-		c.minCount = strtoul(o.Arg)
+		c.minCount = cnum.Strtoul(o.Arg) // gprof: strtoul (optarg, NULL, 10)
 	case 'n':
 		spec(callgraph.InclTime)
 	case 'N':
@@ -230,14 +230,14 @@ func (c *config) apply(o getopt.Option, table []optionDef, out, errw *strings.Bu
 	case 'S':
 		c.externalSyms = o.Arg
 	case 't':
-		c.tableLength = max(catoi(o.Arg), 0)
+		c.tableLength = max(int(cnum.Atoi(o.Arg)), 0) // gprof: atoi
 	case 'T':
 		c.traditional = true
 	case 'v':
 		out.WriteString(versionText)
 		return &exitNow{0}
 	case 'w':
-		c.width = max(catoi(o.Arg), 1)
+		c.width = max(int(cnum.Atoi(o.Arg)), 1) // gprof: atoi
 	case 'x':
 		c.allLines = true
 	case 'y':
@@ -268,46 +268,6 @@ func (c *config) apply(o getopt.Option, table []optionDef, out, errw *strings.Bu
 		c.inlineNames = true
 	}
 	return nil
-}
-
-// catoi is C's atoi: an optional sign and leading digits; junk gives 0.
-func catoi(s string) int {
-	s = strings.TrimLeft(s, " \t\n\v\f\r")
-	end := 0
-	if end < len(s) && (s[end] == '-' || s[end] == '+') {
-		end++
-	}
-	for end < len(s) && s[end] >= '0' && s[end] <= '9' {
-		end++
-	}
-	n, err := strconv.ParseInt(s[:end], 10, 32)
-	if err != nil {
-		return 0
-	}
-	return int(n)
-}
-
-// strtoul reads a decimal count as C's strtoul does: junk gives 0, and a
-// negative number wraps around.
-func strtoul(s string) uint64 {
-	s = strings.TrimLeft(s, " \t\n\v\f\r")
-	neg := false
-	if s != "" && (s[0] == '-' || s[0] == '+') {
-		neg = s[0] == '-'
-		s = s[1:]
-	}
-	end := 0
-	for end < len(s) && s[end] >= '0' && s[end] <= '9' {
-		end++
-	}
-	n, err := strconv.ParseUint(s[:end], 10, 64)
-	if err != nil && end > 0 {
-		n = ^uint64(0)
-	}
-	if neg {
-		n = -n
-	}
-	return n
 }
 
 // expandArgs replaces each @FILE argument by the whitespace-separated words
