@@ -16,6 +16,7 @@ import (
 	"github.com/egprof/egprof/diff"
 	"github.com/egprof/egprof/gmon"
 	"github.com/egprof/egprof/render"
+	"github.com/egprof/egprof/render/pprof"
 	"github.com/egprof/egprof/symtab"
 )
 
@@ -417,7 +418,7 @@ func (c *config) writePProf(d *diff.Profile, stderr io.Writer) int {
 	if c.ext.pprof == "" {
 		return 0
 	}
-	opt := render.PProfOptions{Demangle: c.demangle, DemangleStyle: c.demangleStyle}
+	opt := pprof.Options{Demangle: c.demangle, DemangleStyle: c.demangleStyle}
 	opt.Comments = append(opt.Comments, fmt.Sprintf("egprof: %s %s", c.image, strings.Join(c.gmonFiles, " ")))
 	if d.IsDiff() {
 		image := c.image
@@ -427,7 +428,7 @@ func (c *config) writePProf(d *diff.Profile, stderr io.Writer) int {
 		opt.Comments = append(opt.Comments, fmt.Sprintf("egprof: minus %s %s", image, strings.Join(c.ext.diffFiles, " ")))
 	}
 	err := gmon.WriteFileAtomic(c.ext.pprof, func(w io.Writer) error {
-		_, err := render.WritePProf(w, d, opt)
+		_, err := pprof.Write(w, d, opt)
 		return err
 	})
 	if err != nil {
