@@ -158,4 +158,3 @@ func TestPProfContent(t *testing.T) {
 	}
 	assert.True(t, found)
 }
-
