@@ -16,6 +16,7 @@ import (
 	"github.com/egprof/egprof/gmon"
 	"github.com/egprof/egprof/ranks"
 	"github.com/egprof/egprof/render"
+	"github.com/egprof/egprof/render/charts"
 	"github.com/egprof/egprof/symtab"
 )
 
@@ -217,7 +218,11 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 		return fail("%s: writing the rank analysis: %v\n", c.argv0, err)
 	}
 	if o.plots != "" {
-		if err := render.WriteRankPlots(o.plots, rep); err != nil {
+		cs, err := charts.RankCharts(rep)
+		if err == nil {
+			_, err = writeCharts(o.plots, cs)
+		}
+		if err != nil {
 			return fail("%s: --rank-plots: %v\n", c.argv0, err)
 		}
 	}
