@@ -215,9 +215,9 @@ type builder struct {
 }
 
 // stackTrie holds the synthesised stacks as a tree of frames: frame 0 is
-// the empty stack, every other frame is a location called from its parent
-// frame. Frames are unique per (parent, location), so equal stacks are one
-// frame and one sample. A frame's children are found through a list of
+// the empty stack, every other frame is a function (loc, its index in the
+// profile's Functions) called from its parent frame. Frames are unique per
+// (parent, function), so equal stacks are one frame and one sample. A frame's children are found through a list of
 // siblings, or through index once they are many.
 type stackTrie struct {
 	parent, loc, depth []int32
@@ -297,7 +297,7 @@ type sideExpander struct {
 	g      *callgraph.Graph
 	side   int     // 0 for the '+' side, 1 for the '-' side
 	period float64 // nanoseconds per sample of this side
-	loc    []int32 // location (diff function) of each symbol, -1 if none
+	loc    []int32 // each symbol's function (index in the profile's Functions), -1 if none
 	node   []int32 // each symbol's node: itself, or its cycle's entry
 	// prop marks the arcs along which gprof propagates time; ratio is the
 	// caller's share of the callee node's time for those arcs.
