@@ -18,20 +18,17 @@ import (
 	"github.com/egprof/egprof/internal/testprof"
 )
 
-// testPrograms lists the program directories of testdata.
+// testPrograms lists the directories of testdata's programs.
 func testPrograms(t testing.TB) []string {
 	t.Helper()
-	dirs, err := filepath.Glob("../testdata/progs/*")
+	progs, err := filepath.Glob("../testdata/progs/*/prog")
 	require.NoError(t, err)
-	dirs = append([]string{"../testdata/demo"}, dirs...)
-	var out []string
-	for _, d := range dirs {
-		if _, err := os.Stat(filepath.Join(d, "prog")); err == nil {
-			out = append(out, d)
-		}
+	require.NotEmpty(t, progs)
+	dirs := []string{"../testdata/demo"}
+	for _, p := range progs {
+		dirs = append(dirs, filepath.Dir(p))
 	}
-	require.NotEmpty(t, out)
-	return out
+	return dirs
 }
 
 // synthesise synthesises the stacks of d and checks what holds of every
