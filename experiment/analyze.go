@@ -427,7 +427,7 @@ func (res *Result) functionScaling(rt *runTimes, runs []int, procs, work int, re
 		for _, q := range rep.Matrix.Procs[1:] {
 			sc := Scaling{From: from, To: q}
 			if from.T > 0 {
-				sc = Isospeed(from, at(fs.Points, q), q)
+				sc = Isospeed(from, PointsAt(fs.Points, q), q)
 			}
 			fs.Psi = append(fs.Psi, sc)
 		}

@@ -15,8 +15,9 @@ type Point struct{ P, W, T float64 }
 // isospeed condition.
 func (pt Point) Speed() float64 { return pt.W / (pt.P * pt.T) }
 
-// at returns the points measured with p processes, by increasing work.
-func at(points []Point, p float64) []Point {
+// PointsAt returns the points measured with p processes, by increasing
+// work.
+func PointsAt(points []Point, p float64) []Point {
 	var out []Point
 	for _, pt := range points {
 		if pt.P == p {
@@ -123,11 +124,11 @@ type Matrix struct {
 func IsospeedMatrix(points []Point) Matrix {
 	m := Matrix{Procs: procsOf(points)}
 	for i, p := range m.Procs {
-		init := at(points, p)[0]
+		init := PointsAt(points, p)[0]
 		m.Initial = append(m.Initial, init)
 		row := make([]Scaling, len(m.Procs))
 		for j := i; j < len(m.Procs); j++ {
-			row[j] = Isospeed(init, at(points, m.Procs[j]), m.Procs[j])
+			row[j] = Isospeed(init, PointsAt(points, m.Procs[j]), m.Procs[j])
 		}
 		m.Cells = append(m.Cells, row)
 	}
@@ -140,10 +141,10 @@ func AllPairs(points []Point) []Scaling {
 	var out []Scaling
 	procs := procsOf(points)
 	for _, p := range procs {
-		for _, init := range at(points, p) {
+		for _, init := range PointsAt(points, p) {
 			for _, q := range procs {
 				if q > p {
-					out = append(out, Isospeed(init, at(points, q), q))
+					out = append(out, Isospeed(init, PointsAt(points, q), q))
 				}
 			}
 		}
@@ -197,7 +198,7 @@ type Comparison struct {
 func RangeCompare(nameA string, a []Point, nameB string, b []Point) (Comparison, error) {
 	var common []float64
 	for _, p := range procsOf(a) {
-		if len(at(b, p)) > 0 {
+		if len(PointsAt(b, p)) > 0 {
 			common = append(common, p)
 		}
 	}
@@ -208,8 +209,8 @@ func RangeCompare(nameA string, a []Point, nameB string, b []Point) (Comparison,
 	var w float64
 	var ta, tb Point
 	found := false
-	for _, ra := range at(a, p) {
-		for _, rb := range at(b, p) {
+	for _, ra := range PointsAt(a, p) {
+		for _, rb := range PointsAt(b, p) {
 			if ra.W == rb.W && !found {
 				w, ta, tb, found = ra.W, ra, rb, true
 			}
@@ -229,7 +230,7 @@ func RangeCompare(nameA string, a []Point, nameB string, b []Point) (Comparison,
 	c.Alpha = ta.T / tb.T
 	c.Equal = ta.T == tb.T
 	for _, q := range common[1:] {
-		slowAt, fastAt := at(slow, q), at(fast, q)
+		slowAt, fastAt := PointsAt(slow, q), PointsAt(fast, q)
 		st := CrossStep{To: q, Phi: Isospeed(ta, slowAt, q), Psi: Isospeed(tb, fastAt, q)}
 		if st.Phi.OK && st.Psi.OK && !c.Equal {
 			st.Crossing = st.Phi.Psi > c.Alpha*st.Psi.Psi

@@ -70,7 +70,7 @@ func TestIsospeedClosedForm(t *testing.T) {
 		p, pp, w := sc.From.P, sc.To, sc.From.W
 		name := fmt.Sprintf("psi(%g, %g) from W=%g", p, pp, w)
 		wTrue := w * (pp / p) * (pp / p)
-		runs := at(pts, pp)
+		runs := PointsAt(pts, pp)
 		lo, hi := runs[0].W, runs[len(runs)-1].W
 		if wTrue < lo || wTrue > hi {
 			assert.False(t, sc.OK, "%s: W'=%g is outside the measured works", name, wTrue)

@@ -1,5 +1,9 @@
-// Package render turns egprof's profile model into text and other formats.
-// Renderers only format what the model holds; they compute nothing anew.
+// Package render formats egprof's profiles and analyses as text to an
+// io.Writer: gprof's sections, differential reports, annotated source,
+// execution counts, rank and experiment tables. Its subpackages write the
+// other formats: graphfile (GML, DOT), pprof (profile.proto) and charts
+// (SVG). Renderers only format what the model holds; they compute nothing
+// anew.
 package render
 
 import (

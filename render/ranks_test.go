@@ -3,11 +3,8 @@ package render
 import (
 	"bytes"
 	"encoding/json"
-	"encoding/xml"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -102,25 +99,6 @@ func TestRankTSVAndJSON(t *testing.T) {
 	assert.Equal(t, rep.Regions, back.Regions)
 	assert.Equal(t, rep.Activities, back.Activities)
 	assert.Equal(t, rep.P, back.P)
-}
-
-// The charts are drawn for a handful of ranks and for thousands, and stay
-// of a reasonable size.
-func TestWriteRankPlots(t *testing.T) {
-	for _, p := range []int{1, 4, 4096} {
-		rep := rankReport(t, p)
-		dir := filepath.Join(t.TempDir(), "plots")
-		require.NoError(t, WriteRankPlots(dir, rep), "%d ranks", p)
-		for _, name := range []string{RankTimesPlot, HeatMapPlot, BoxPlot, SpreadPlot} {
-			data, err := os.ReadFile(filepath.Join(dir, name))
-			require.NoError(t, err)
-			assert.NoError(t, xml.Unmarshal(data, new(struct{})), "%s, %d ranks", name, p)
-			assert.Contains(t, string(data), "solve", "%s, %d ranks", name, p)
-			assert.Less(t, len(data), 4<<20, "%s, %d ranks", name, p)
-		}
-	}
-	empty := &ranks.Report{}
-	assert.Error(t, WriteRankPlots(t.TempDir(), empty))
 }
 
 func TestShortRanks(t *testing.T) {

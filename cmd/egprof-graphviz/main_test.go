@@ -18,7 +18,7 @@ import (
 	"github.com/egprof/egprof/callgraph"
 	"github.com/egprof/egprof/diff"
 	"github.com/egprof/egprof/internal/testprof"
-	"github.com/egprof/egprof/render"
+	"github.com/egprof/egprof/render/graphfile"
 )
 
 func load(t *testing.T, dir, gmonName string) *callgraph.Graph {
@@ -27,10 +27,10 @@ func load(t *testing.T, dir, gmonName string) *callgraph.Graph {
 }
 
 // dotOf is egprof's DOT for a profile.
-func dotOf(t *testing.T, p *diff.Profile, opt render.GraphOptions) []byte {
+func dotOf(t *testing.T, p *diff.Profile, opt graphfile.Options) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	require.NoError(t, render.WriteDOT(&buf, p, opt))
+	require.NoError(t, graphfile.WriteDOT(&buf, p, opt))
 	return buf.Bytes()
 }
 
@@ -48,11 +48,11 @@ func TestParseEgprofDOT(t *testing.T) {
 		for _, tc := range []struct {
 			name string
 			p    *diff.Profile
-			opt  render.GraphOptions
+			opt  graphfile.Options
 		}{
-			{"single", diff.Single(a, diff.Options{}), render.GraphOptions{}},
-			{"diff", diff.Subtract(a, b, diff.Options{}), render.GraphOptions{}},
-			{"diff-top4", diff.Subtract(a, b, diff.Options{}), render.GraphOptions{Top: 4}},
+			{"single", diff.Single(a, diff.Options{}), graphfile.Options{}},
+			{"diff", diff.Subtract(a, b, diff.Options{}), graphfile.Options{}},
+			{"diff-top4", diff.Subtract(a, b, diff.Options{}), graphfile.Options{Top: 4}},
 		} {
 			t.Run(filepath.Base(dir)+"/"+tc.name, func(t *testing.T) {
 				g, err := graphviz.ParseBytes(dotOf(t, tc.p, tc.opt))
@@ -94,7 +94,7 @@ func svgNodes(t *testing.T, svg []byte) int {
 func TestRun(t *testing.T) {
 	demo := "../../testdata/demo"
 	p := diff.Subtract(load(t, demo, "gmon.out"), load(t, demo, "gmon2.out"), diff.Options{})
-	dot := dotOf(t, p, render.GraphOptions{})
+	dot := dotOf(t, p, graphfile.Options{})
 	dir := t.TempDir()
 	dotFile := filepath.Join(dir, "g.dot")
 	require.NoError(t, os.WriteFile(dotFile, dot, 0o644))

@@ -17,6 +17,8 @@ import (
 	"github.com/egprof/egprof/gmon"
 	"github.com/egprof/egprof/internal/atomicfile"
 	"github.com/egprof/egprof/render"
+	"github.com/egprof/egprof/render/graphfile"
+	"github.com/egprof/egprof/render/pprof"
 	"github.com/egprof/egprof/symtab"
 )
 
@@ -369,26 +371,26 @@ func (c *config) reportDiff(plus *callgraph.Graph, style int, stdin io.Reader, s
 func (c *config) writeGraphFiles(d *diff.Profile, stderr io.Writer) int {
 	files := []struct {
 		path   string
-		format render.GraphFormat
+		format graphFormat
 	}{
-		{c.ext.gml, render.FormatGML}, {c.ext.dot, render.FormatDOT},
-		{c.ext.svg, render.FormatSVG}, {c.ext.png, render.FormatPNG},
+		{c.ext.gml, formatGML}, {c.ext.dot, formatDOT},
+		{c.ext.svg, formatSVG}, {c.ext.png, formatPNG},
 	}
 	for _, f := range files {
 		if f.path == "" {
 			continue
 		}
-		opt := render.GraphOptions{
+		opt := graphfile.Options{
 			Top:       c.ext.graphTop,
 			NoiseOff:  c.ext.noiseOff,
 			RawNames:  !c.demangle,
 			PlusName:  strings.Join(c.gmonFiles, " "),
 			MinusName: strings.Join(c.ext.diffFiles, " "),
 		}
-		if !c.ext.graphTopSet && (f.format == render.FormatSVG || f.format == render.FormatPNG) {
-			opt.Top = render.DefaultImageTop
+		if !c.ext.graphTopSet && (f.format == formatSVG || f.format == formatPNG) {
+			opt.Top = graphfile.DefaultImageTop
 		}
-		if err := render.WriteGraphFile(f.path, f.format, d, opt); err != nil {
+		if err := writeGraphFile(f.path, f.format, d, opt); err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", c.argv0, err)
 			return 1
 		}
@@ -453,7 +455,7 @@ func (c *config) writePProf(d *diff.Profile, stderr io.Writer) int {
 	if c.ext.pprof == "" {
 		return 0
 	}
-	opt := render.PProfOptions{Demangle: c.demangle, DemangleStyle: c.demangleStyle}
+	opt := pprof.Options{Demangle: c.demangle, DemangleStyle: c.demangleStyle}
 	opt.Comments = append(opt.Comments, fmt.Sprintf("egprof: %s %s", c.image, strings.Join(c.gmonFiles, " ")))
 	if d.IsDiff() {
 		image := c.image
@@ -463,7 +465,7 @@ func (c *config) writePProf(d *diff.Profile, stderr io.Writer) int {
 		opt.Comments = append(opt.Comments, fmt.Sprintf("egprof: minus %s %s", image, strings.Join(c.ext.diffFiles, " ")))
 	}
 	err := atomicfile.Write(c.ext.pprof, func(w io.Writer) error {
-		_, err := render.WritePProf(w, d, opt)
+		_, err := pprof.Write(w, d, opt)
 		return err
 	})
 	if err != nil {

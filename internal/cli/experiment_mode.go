@@ -9,6 +9,7 @@ import (
 
 	"github.com/egprof/egprof/experiment"
 	"github.com/egprof/egprof/render"
+	"github.com/egprof/egprof/render/charts"
 	"github.com/egprof/egprof/symtab"
 )
 
@@ -85,7 +86,11 @@ func (c *config) reportExperiment(stdout io.Writer, stderr io.Writer) int {
 		return fail(err)
 	}
 	if o.plots != "" {
-		files, err := experiment.WritePlots(res, o.plots)
+		cs, err := charts.ExperimentCharts(res)
+		var files []string
+		if err == nil && len(cs) > 0 {
+			files, err = writeCharts(o.plots, cs)
+		}
 		if err != nil {
 			return fail(fmt.Errorf("writing the plots: %w", err))
 		}

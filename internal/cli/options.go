@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"github.com/egprof/egprof/callgraph"
-	"github.com/egprof/egprof/internal/getopt"
 	"github.com/egprof/egprof/gmon"
 	"github.com/egprof/egprof/internal/cnum"
+	"github.com/egprof/egprof/internal/getopt"
 	"github.com/egprof/egprof/symtab"
 )
 

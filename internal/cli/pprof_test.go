@@ -19,7 +19,7 @@ import (
 	"github.com/egprof/egprof/callgraph"
 	"github.com/egprof/egprof/diff"
 	"github.com/egprof/egprof/gmon"
-	"github.com/egprof/egprof/render"
+	"github.com/egprof/egprof/render/pprof"
 	"github.com/egprof/egprof/symtab"
 )
 
@@ -617,9 +617,9 @@ func ppBenchPProf(b *testing.B, argv []string, out, exe, gmonFile, minusGmon str
 	b.Logf("bounds: MinWeight %g, MaxDepth %d: %v", st.MinWeight, st.MaxDepth, st)
 }
 
-// ppSynthStats exports the synthetic profile once more through the render
-// package to learn what the bounds did.
-func ppSynthStats(b *testing.B, exe, gmonFile, minusGmon string) render.PProfStats {
+// ppSynthStats exports the synthetic profile once more through the
+// render/pprof package to learn what the bounds did.
+func ppSynthStats(b *testing.B, exe, gmonFile, minusGmon string) pprof.Stats {
 	tab, err := symtab.Load(exe, symtab.Options{})
 	require.NoError(b, err)
 	defer tab.Close()
@@ -635,7 +635,7 @@ func ppSynthStats(b *testing.B, exe, gmonFile, minusGmon string) render.PProfSta
 	if minusGmon != "" {
 		d = diff.Subtract(d.Plus, graph(minusGmon), diff.Options{})
 	}
-	_, st, err := render.PProf(d, render.PProfOptions{})
+	_, st, err := pprof.Build(d, pprof.Options{})
 	require.NoError(b, err)
 	return st
 }

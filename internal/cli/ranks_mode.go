@@ -16,6 +16,7 @@ import (
 	"github.com/egprof/egprof/internal/atomicfile"
 	"github.com/egprof/egprof/ranks"
 	"github.com/egprof/egprof/render"
+	"github.com/egprof/egprof/render/charts"
 	"github.com/egprof/egprof/symtab"
 )
 
@@ -153,7 +154,7 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 		afterOther = cw.n > 0
 	}
 
-rep := ranks.Analyze(res.Summary, ranks.AnalyzeOptions{Top: o.top, Naming: c.textOptions().Naming()})
+	rep := ranks.Analyze(res.Summary, ranks.AnalyzeOptions{Top: o.top, Naming: c.textOptions().Naming()})
 	switch format {
 	case "tsv":
 		err = render.RankTSV(stdout, rep)
@@ -166,7 +167,11 @@ rep := ranks.Analyze(res.Summary, ranks.AnalyzeOptions{Top: o.top, Naming: c.tex
 		return fail("%s: writing the rank analysis: %v\n", c.argv0, err)
 	}
 	if o.plots != "" {
-		if err := render.WriteRankPlots(o.plots, rep); err != nil {
+		cs, err := charts.RankCharts(rep)
+		if err == nil {
+			_, err = writeCharts(o.plots, cs)
+		}
+		if err != nil {
 			return fail("%s: --rank-plots: %v\n", c.argv0, err)
 		}
 	}

@@ -20,7 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/egprof/egprof/ranks"
-	"github.com/egprof/egprof/render"
+	"github.com/egprof/egprof/render/charts"
 )
 
 // rankRun runs egprof's command line in-process.
@@ -253,7 +253,7 @@ func TestRanksPlots(t *testing.T) {
 	dir, files := rankCopies(t, "ranks")
 	_, stderr, code := rankInDir(t, dir, append([]string{"--ranks", "-P", "-Q", "--rank-plots=plots", "prog"}, files...)...)
 	require.Zero(t, code, stderr)
-	for _, name := range []string{render.RankTimesPlot, render.HeatMapPlot, render.BoxPlot, render.SpreadPlot} {
+	for _, name := range []string{charts.RankTimesPlot, charts.HeatMapPlot, charts.BoxPlot, charts.SpreadPlot} {
 		data, err := os.ReadFile(filepath.Join(dir, "plots", name))
 		require.NoError(t, err, name)
 		assert.NoError(t, xml.Unmarshal(data, new(struct{})), "%s is well-formed XML", name)

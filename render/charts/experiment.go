@@ -1,11 +1,9 @@
-package experiment
+package charts
 
 import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,33 +14,22 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/egprof/egprof/internal/atomicfile"
+	"github.com/egprof/egprof/experiment"
 )
 
 // plotFunctions is the number of top functions that get a time plot.
 const plotFunctions = 6
 
-// WritePlots draws SCALA's figures of the result as SVG files in dir
-// (created if needed) and returns their paths: per combination, the time
-// of each top function against p (log-log, with its fitted model) and the
-// average unit speed against work for each p with the isospeed level; per
-// range comparison, the two scalability curves with the crossing point.
-// Each file is written atomically.
-func WritePlots(res *Result, dir string) ([]string, error) {
-	if len(res.Scala) == 0 {
-		return nil, nil
-	}
-	if err := os.MkdirAll(dir, 0o777); err != nil {
-		return nil, err
-	}
-	var files []string
-	save := func(name string, p *plot.Plot) error {
-		path := filepath.Join(dir, name)
-		if err := savePlot(p, path); err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		files = append(files, path)
-		return nil
+// ExperimentCharts returns SCALA's figures of the result: per
+// combination, the time of each top function against p (log-log, with its
+// fitted model) and the average unit speed against work for each p with the
+// isospeed level; per range comparison, the two scalability curves with
+// the crossing point. Each is named by what it shows, such as
+// "speed-vs-work.svg"; there are none without SCALA's figures.
+func ExperimentCharts(res *experiment.Result) ([]Chart, error) {
+	var charts []Chart
+	add := func(name string, p *plot.Plot) {
+		charts = append(charts, Chart{Name: name, WriteSVG: func(w io.Writer) error { return writePlot(w, p) }})
 	}
 	for _, s := range res.Scala {
 		if len(s.Points) == 0 {
@@ -55,22 +42,18 @@ func WritePlots(res *Result, dir string) ([]string, error) {
 		for k, f := range s.Functions[:min(len(s.Functions), plotFunctions)] {
 			p, err := timePlot(res, s, &f)
 			if err != nil {
-				return files, err
+				return nil, err
 			}
 			if p == nil {
 				continue
 			}
-			if err := save(fmt.Sprintf("time%s-%02d-%s.svg", suffix, k+1, fileSafe(f.Name)), p); err != nil {
-				return files, err
-			}
+			add(fmt.Sprintf("time%s-%02d-%s.svg", suffix, k+1, fileSafe(f.Name)), p)
 		}
 		p, err := speedPlot(res, s)
 		if err != nil {
-			return files, err
+			return nil, err
 		}
-		if err := save("speed-vs-work"+suffix+".svg", p); err != nil {
-			return files, err
-		}
+		add("speed-vs-work"+suffix+".svg", p)
 	}
 	for i := range res.Ranges {
 		r := &res.Ranges[i]
@@ -79,21 +62,19 @@ func WritePlots(res *Result, dir string) ([]string, error) {
 		}
 		p, err := crossingPlot(r)
 		if err != nil {
-			return files, err
+			return nil, err
 		}
 		name := fmt.Sprintf("scalability-%s-%s-%s", fileSafe(r.Dim), fileSafe(r.Slower), fileSafe(r.Faster))
 		if r.Context != "" {
 			name += "-" + fileSafe(r.Context)
 		}
-		if err := save(name+".svg", p); err != nil {
-			return files, err
-		}
+		add(name+".svg", p)
 	}
-	return files, nil
+	return charts, nil
 }
 
-// savePlot writes p as SVG to path, atomically.
-func savePlot(p *plot.Plot, path string) (err error) {
+// writePlot writes p to w as SVG.
+func writePlot(w io.Writer, p *plot.Plot) (err error) {
 	defer func() {
 		// The plotting library panics on data it cannot draw; the data
 		// is checked before, so this is a last resort against a bug.
@@ -105,10 +86,8 @@ func savePlot(p *plot.Plot, path string) (err error) {
 	if err != nil {
 		return err
 	}
-	return atomicfile.Write(path, func(w io.Writer) error {
-		_, err := wt.WriteTo(w)
-		return err
-	})
+	_, err = wt.WriteTo(w)
+	return err
 }
 
 // fileSafe turns s into a file-name part.
@@ -208,7 +187,7 @@ func geometric(lo, hi float64, n int) []float64 {
 
 // timePlot draws one function's time against p, a series per work, with
 // the fitted model at each work.
-func timePlot(res *Result, s *ScalaReport, f *FunctionScaling) (*plot.Plot, error) {
+func timePlot(res *experiment.Result, s *experiment.ScalaReport, f *experiment.FunctionScaling) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = f.Name
 	if s.Combination != "" {
@@ -283,7 +262,7 @@ func timePlot(res *Result, s *ScalaReport, f *FunctionScaling) (*plot.Plot, erro
 
 // speedPlot draws the average unit speed against work, a line per p, and
 // the isospeed level of the first initial run.
-func speedPlot(res *Result, s *ScalaReport) (*plot.Plot, error) {
+func speedPlot(res *experiment.Result, s *experiment.ScalaReport) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = "Average unit speed W/(p·T)"
 	if s.Combination != "" {
@@ -296,7 +275,7 @@ func speedPlot(res *Result, s *ScalaReport) (*plot.Plot, error) {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for k, q := range s.Matrix.Procs {
 		var pts plotter.XYs
-		for _, pt := range at(s.Points, q) {
+		for _, pt := range experiment.PointsAt(s.Points, q) {
 			pts = append(pts, plotter.XY{X: pt.W, Y: pt.Speed()})
 			lo, hi = min(lo, pt.W), max(hi, pt.W)
 		}
@@ -329,7 +308,7 @@ func speedPlot(res *Result, s *ScalaReport) (*plot.Plot, error) {
 
 // crossingPlot draws Phi(p, p') of the slower combination and alpha·Psi(p,
 // p') of the faster one against p', the crossing point marked.
-func crossingPlot(r *RangeResult) (*plot.Plot, error) {
+func crossingPlot(r *experiment.RangeResult) (*plot.Plot, error) {
 	c := &r.Comparison
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("Range comparison over %s from p=%s, W=%s (alpha=%.3g)", r.Dim, tickLabel(c.Initial.P), tickLabel(c.Initial.W), c.Alpha)

@@ -1,4 +1,4 @@
-package render
+package graphfile
 
 import (
 	"bytes"
@@ -38,14 +38,14 @@ func graphLoad(t *testing.T, dir, gmonName string) *callgraph.Graph {
 type graphCase struct {
 	name string
 	p    *diff.Profile
-	opt  GraphOptions
+	opt  Options
 }
 
 // graphPrograms lists the directories of the test programs with two runs.
 func graphPrograms(t *testing.T) []string {
 	t.Helper()
-	dirs := []string{"../testdata/demo"}
-	progs, err := filepath.Glob("../testdata/progs/*/gmon2.out")
+	dirs := []string{"../../testdata/demo"}
+	progs, err := filepath.Glob("../../testdata/progs/*/gmon2.out")
 	require.NoError(t, err)
 	for _, g := range progs {
 		dirs = append(dirs, filepath.Dir(g))
@@ -66,16 +66,16 @@ func graphCases(t *testing.T) []graphCase {
 		g1, g2 := graphLoad(t, dir, "gmon.out"), graphLoad(t, dir, "gmon2.out")
 		d := diff.Subtract(g1, g2, diff.Options{})
 		cases = append(cases,
-			graphCase{name + "/single", diff.Single(g1, diff.Options{}), GraphOptions{PlusName: "gmon.out"}},
-			graphCase{name + "/diff", d, GraphOptions{PlusName: "gmon.out", MinusName: "gmon2.out"}},
-			graphCase{name + "/diff-top5", d, GraphOptions{Top: 5}},
-			graphCase{name + "/diff-raw-nonoise", d, GraphOptions{RawNames: true, NoiseOff: true}},
+			graphCase{name + "/single", diff.Single(g1, diff.Options{}), Options{PlusName: "gmon.out"}},
+			graphCase{name + "/diff", d, Options{PlusName: "gmon.out", MinusName: "gmon2.out"}},
+			graphCase{name + "/diff-top5", d, Options{Top: 5}},
+			graphCase{name + "/diff-raw-nonoise", d, Options{RawNames: true, NoiseOff: true}},
 		)
 	}
 	for _, pair := range [][2]string{{"cxx", "cxx-O2"}, {"recursion", "recursion-O2"}, {"multifile", "multifile-nopie"}} {
-		a := graphLoad(t, "../testdata/progs/"+pair[0], "gmon.out")
-		b := graphLoad(t, "../testdata/progs/"+pair[1], "gmon.out")
-		cases = append(cases, graphCase{pair[0] + "-vs-" + pair[1], diff.Subtract(a, b, diff.Options{}), GraphOptions{}})
+		a := graphLoad(t, "../../testdata/progs/"+pair[0], "gmon.out")
+		b := graphLoad(t, "../../testdata/progs/"+pair[1], "gmon.out")
+		cases = append(cases, graphCase{pair[0] + "-vs-" + pair[1], diff.Subtract(a, b, diff.Options{}), Options{}})
 	}
 	return cases
 }
@@ -128,7 +128,7 @@ func sortPairs(es [][2]string) {
 }
 
 func TestGraphGMLAndDOTStructure(t *testing.T) {
-	cases := append(graphCases(t), graphCase{"synthetic-20000", graphSynthetic(20000, 100000), GraphOptions{}})
+	cases := append(graphCases(t), graphCase{"synthetic-20000", graphSynthetic(20000, 100000), Options{}})
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			sel := tc.p.SelectGraph(tc.opt.Top)
@@ -222,12 +222,14 @@ func TestGraphGMLNetworkx(t *testing.T) {
 	if py == "" {
 		t.Skip("networkx not installed (apt-get install python3-networkx)")
 	}
-	cases := append(graphCases(t), graphCase{"synthetic-top200", graphSynthetic(20000, 100000), GraphOptions{Top: DefaultImageTop}})
+	cases := append(graphCases(t), graphCase{"synthetic-top200", graphSynthetic(20000, 100000), Options{Top: DefaultImageTop}})
 	dir := t.TempDir()
 	var files []string
 	for k, tc := range cases {
+		var gml bytes.Buffer
+		require.NoError(t, WriteGML(&gml, tc.p, tc.opt))
 		path := filepath.Join(dir, fmt.Sprintf("g%d.gml", k))
-		require.NoError(t, WriteGraphFile(path, FormatGML, tc.p, tc.opt))
+		require.NoError(t, os.WriteFile(path, gml.Bytes(), 0o644))
 		files = append(files, path)
 	}
 	cmd := exec.Command(py, append([]string{"-c", readGMLScript}, files...)...)
@@ -286,18 +288,33 @@ func TestGraphGMLNetworkx(t *testing.T) {
 	}
 }
 
-// buildGraphviz builds the egprof-graphviz command into a temporary
-// directory and puts that directory first on PATH.
-func buildGraphviz(t *testing.T) {
+// buildGraphviz builds the egprof-graphviz command, which renders DOT as
+// SVG or PNG, into a temporary directory and returns its path.
+func buildGraphviz(t *testing.T) string {
 	t.Helper()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go command to build egprof-graphviz with")
 	}
-	dir := t.TempDir()
-	out, err := exec.Command(goTool, "build", "-o", filepath.Join(dir, GraphvizCommand), "github.com/egprof/egprof/cmd/egprof-graphviz").CombinedOutput()
+	tool := filepath.Join(t.TempDir(), "egprof-graphviz")
+	out, err := exec.Command(goTool, "build", "-o", tool, "github.com/egprof/egprof/cmd/egprof-graphviz").CombinedOutput()
 	require.NoError(t, err, string(out))
-	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	return tool
+}
+
+// renderDOT writes the DOT of p and renders it with the egprof-graphviz
+// command tool in format ("svg" or "png").
+func renderDOT(t *testing.T, tool, format string, p *diff.Profile, opt Options) []byte {
+	t.Helper()
+	var dot bytes.Buffer
+	require.NoError(t, WriteDOT(&dot, p, opt))
+	cmd := exec.Command(tool, "-T", format)
+	cmd.Stdin = &dot
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	require.NoError(t, err, stderr.String())
+	return out
 }
 
 // svgSummary reads an SVG with encoding/xml, failing on any XML error, and
@@ -348,17 +365,12 @@ func svgSummary(t *testing.T, r io.Reader) (nodes, edges []string, text string) 
 // kept function and one edge group per kept arc, and that its legend says
 // what was pruned.
 func TestGraphSVG(t *testing.T) {
-	buildGraphviz(t)
-	cases := append(graphCases(t), graphCase{"synthetic-top200", graphSynthetic(20000, 100000), GraphOptions{Top: DefaultImageTop}})
-	dir := t.TempDir()
-	for k, tc := range cases {
+	tool := buildGraphviz(t)
+	cases := append(graphCases(t), graphCase{"synthetic-top200", graphSynthetic(20000, 100000), Options{Top: DefaultImageTop}})
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			path := filepath.Join(dir, fmt.Sprintf("g%d.svg", k))
-			require.NoError(t, WriteGraphFile(path, FormatSVG, tc.p, tc.opt))
-			f, err := os.Open(path)
-			require.NoError(t, err)
-			defer f.Close()
-			nodes, edges, text := svgSummary(t, f)
+			svg := renderDOT(t, tool, "svg", tc.p, tc.opt)
+			nodes, edges, text := svgSummary(t, bytes.NewReader(svg))
 			sel := tc.p.SelectGraph(tc.opt.Top)
 			require.Len(t, nodes, len(sel.Nodes))
 			for k := range sel.Nodes {
@@ -395,19 +407,13 @@ func countColor(img image.Image, c int) int {
 // TestGraphPNG renders pictures of real profiles and checks they decode
 // and show the colours the legend promises.
 func TestGraphPNG(t *testing.T) {
-	buildGraphviz(t)
-	cycles := "../testdata/progs/cycles"
+	tool := buildGraphviz(t)
+	cycles := "../../testdata/progs/cycles"
 	g1, g2 := graphLoad(t, cycles, "gmon.out"), graphLoad(t, cycles, "gmon2.out")
 	d := diff.Subtract(g1, g2, diff.Options{})
-	dir := t.TempDir()
-	draw := func(t *testing.T, name string, p *diff.Profile, opt GraphOptions) image.Image {
+	draw := func(t *testing.T, p *diff.Profile, opt Options) image.Image {
 		t.Helper()
-		path := filepath.Join(dir, name+".png")
-		require.NoError(t, WriteGraphFile(path, FormatPNG, p, opt))
-		f, err := os.Open(path)
-		require.NoError(t, err)
-		defer f.Close()
-		img, err := png.Decode(f)
+		img, err := png.Decode(bytes.NewReader(renderDOT(t, tool, "png", p, opt)))
 		require.NoError(t, err)
 		assert.Greater(t, img.Bounds().Dx(), 300)
 		assert.Greater(t, img.Bounds().Dy(), 200)
@@ -417,16 +423,16 @@ func TestGraphPNG(t *testing.T) {
 	// less), and its box is the largest (about 40,000 pixels); every self
 	// delta is within two standard errors.
 	const box = 20000
-	greyed := draw(t, "greyed", d, GraphOptions{})
-	plain := draw(t, "noise-off", d, GraphOptions{NoiseOff: true})
+	greyed := draw(t, d, Options{})
+	plain := draw(t, d, Options{NoiseOff: true})
 	assert.Greater(t, countColor(greyed, rgbSameFill), 3*box, "all nodes grey")
 	assert.Greater(t, countColor(plain, rgbLess)-countColor(greyed, rgbLess), box, "burn blue without the noise check")
 
-	single := draw(t, "single", diff.Single(g1, diff.Options{}), GraphOptions{})
+	single := draw(t, diff.Single(g1, diff.Options{}), Options{})
 	assert.Greater(t, countColor(single, rgbHeat), box, "burn in full orange")
 	assert.Zero(t, countColor(single, rgbMore)+countColor(single, rgbLess), "no red or blue in a single profile")
 
-	synth := draw(t, "synthetic", graphSynthetic(20000, 100000), GraphOptions{Top: 60})
+	synth := draw(t, graphSynthetic(20000, 100000), Options{Top: 60})
 	assert.Greater(t, countColor(synth, rgbMore), 2000)
 	assert.Greater(t, countColor(synth, rgbLess), 2000)
 }
@@ -490,7 +496,7 @@ func TestGraphColours(t *testing.T) {
 	grey := rgbHex(rgbSameFill)
 	tests := []struct {
 		name  string
-		opt   GraphOptions
+		opt   Options
 		nodes map[string]node
 		edges map[string][3]string // "from->to": colour, style, label
 	}{
@@ -514,14 +520,14 @@ func TestGraphColours(t *testing.T) {
 		},
 		{
 			name: "noise off",
-			opt:  GraphOptions{NoiseOff: true},
+			opt:  Options{NoiseOff: true},
 			nodes: map[string]node{
 				"noisy": {rgbHex(tint(rgbLess, tintStrength(0.01))), rgbHex(rgbLess), "filled", "self -0.01 s (0.01 vs 0.02)\n"},
 			},
 		},
 		{
 			name: "raw names",
-			opt:  GraphOptions{RawNames: true},
+			opt:  Options{RawNames: true},
 			nodes: map[string]node{
 				"_ZN3geo4Vec3IdEC2Eddd": {grey, rgbHex(rgbSameLine), "filled", ""},
 			},
@@ -574,8 +580,8 @@ func TestGraphSizes(t *testing.T) {
 	// inclusive 0.5 s, same inclusive 0.5 s and self 0.
 	var dot, gml bytes.Buffer
 	p := colourProfile()
-	require.NoError(t, WriteDOT(&dot, p, GraphOptions{}))
-	require.NoError(t, WriteGML(&gml, p, GraphOptions{}))
+	require.NoError(t, WriteDOT(&dot, p, Options{}))
+	require.NoError(t, WriteGML(&gml, p, Options{}))
 	want := map[string][2]float64{ // width, height in inches
 		"slower": {dotMaxW, dotMaxH},
 		"faster": {(dotMinW + dotMaxW) / 2, (dotMinH + dotMaxH) / 2},
@@ -631,64 +637,7 @@ func TestGraphQuoting(t *testing.T) {
 	assert.Equal(t, "0.0", gmlReal(math.NaN()))
 }
 
-func TestRenderGraphvizMissing(t *testing.T) {
-	t.Setenv("PATH", t.TempDir())
-	out := filepath.Join(t.TempDir(), "g.svg")
-	err := RenderGraphviz([]byte("digraph { a -> b }"), "svg", out)
-	require.Error(t, err)
-	assert.True(t, errors.Is(err, ErrNoGraphviz))
-	assert.Contains(t, err.Error(), GraphvizInstall)
-	_, statErr := os.Stat(out)
-	assert.True(t, errors.Is(statErr, os.ErrNotExist), "no file on failure")
-}
-
-// TestRenderGraphvizAtomic: a renderer that fails half-way leaves the old
-// file as it was and no temporary file behind.
-func TestRenderGraphvizAtomic(t *testing.T) {
-	bin := t.TempDir()
-	script := "#!/bin/sh\ncat >/dev/null\necho '<svg partial'\necho 'bad layout' >&2\nexit 3\n"
-	require.NoError(t, os.WriteFile(filepath.Join(bin, GraphvizCommand), []byte(script), 0o755))
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+"/usr/bin:/bin")
-	dir := t.TempDir()
-	out := filepath.Join(dir, "g.svg")
-	require.NoError(t, os.WriteFile(out, []byte("old picture"), 0o644))
-	err := RenderGraphviz([]byte("digraph { a -> b }"), "svg", out)
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "bad layout")
-	assert.Contains(t, err.Error(), "exit status 3")
-	old, rerr := os.ReadFile(out)
-	require.NoError(t, rerr)
-	assert.Equal(t, "old picture", string(old))
-	entries, rerr := os.ReadDir(dir)
-	require.NoError(t, rerr)
-	assert.Len(t, entries, 1, "temporary file left behind")
-
-	assert.Error(t, RenderGraphviz(nil, "jpg", out))
-}
-
-func TestWriteGraphFile(t *testing.T) {
-	p := colourProfile()
-	dir := t.TempDir()
-	for _, f := range []GraphFormat{FormatGML, FormatDOT} {
-		path := filepath.Join(dir, "g."+string(f))
-		require.NoError(t, WriteGraphFile(path, f, p, GraphOptions{}))
-		var want bytes.Buffer
-		if f == FormatGML {
-			require.NoError(t, WriteGML(&want, p, GraphOptions{}))
-		} else {
-			require.NoError(t, WriteDOT(&want, p, GraphOptions{}))
-		}
-		got, err := os.ReadFile(path)
-		require.NoError(t, err)
-		assert.Equal(t, want.String(), string(got))
-	}
-	assert.Error(t, WriteGraphFile(filepath.Join(dir, "g.x"), "x", p, GraphOptions{}))
-	err := WriteGraphFile(filepath.Join(dir, "missing", "g.gml"), FormatGML, p, GraphOptions{})
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "missing")
-}
-
-// TestEgprofDoesNotLinkGraphviz: the egprof command (and the render
+// TestEgprofDoesNotLinkGraphviz: the egprof command (and the graphfile
 // package it uses) must not link go-graphviz, whose WASM graphviz costs
 // every start.
 func TestEgprofDoesNotLinkGraphviz(t *testing.T) {
@@ -696,39 +645,13 @@ func TestEgprofDoesNotLinkGraphviz(t *testing.T) {
 	if err != nil {
 		t.Skip("no go command")
 	}
-	cmd := exec.Command(goTool, "list", "-deps", "github.com/egprof/egprof", "github.com/egprof/egprof/render")
-	cmd.Dir = ".."
+	cmd := exec.Command(goTool, "list", "-deps", "github.com/egprof/egprof", "github.com/egprof/egprof/render/graphfile")
+	cmd.Dir = "../.."
 	out, err := cmd.Output()
 	require.NoError(t, err)
-	require.Contains(t, string(out), "github.com/egprof/egprof/render\n")
+	require.Contains(t, string(out), "github.com/egprof/egprof/render/graphfile\n")
 	for _, dep := range strings.Fields(string(out)) {
 		assert.NotContains(t, dep, "goccy/go-graphviz")
 		assert.NotContains(t, dep, "tetratelabs/wazero")
 	}
-}
-
-func TestFindGraphviz(t *testing.T) {
-	exeDir, pathDir, empty := t.TempDir(), t.TempDir(), t.TempDir()
-	next := filepath.Join(exeDir, GraphvizCommand)
-	onPath := filepath.Join(pathDir, GraphvizCommand)
-	require.NoError(t, os.WriteFile(onPath, []byte("#!/bin/sh\n"), 0o755))
-	t.Setenv("PATH", pathDir)
-
-	// Not executable next to egprof: PATH's wins.
-	require.NoError(t, os.WriteFile(next, []byte("#!/bin/sh\n"), 0o644))
-	got, err := findGraphvizIn(exeDir)
-	require.NoError(t, err)
-	assert.Equal(t, onPath, got)
-
-	// Executable next to egprof: it wins over PATH's.
-	require.NoError(t, os.Chmod(next, 0o755))
-	got, err = findGraphvizIn(exeDir)
-	require.NoError(t, err)
-	assert.Equal(t, next, got)
-
-	// Neither: the error names both places.
-	t.Setenv("PATH", empty)
-	_, err = findGraphvizIn(empty)
-	require.ErrorIs(t, err, ErrNoGraphviz)
-	assert.Contains(t, err.Error(), "looked in "+empty+" and PATH")
 }

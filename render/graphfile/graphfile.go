@@ -1,26 +1,23 @@
-package render
+// Package graphfile writes a profile's call graph as GML and DOT, to an
+// io.Writer.
+package graphfile
 
 import (
 	"bufio"
-	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/egprof/egprof/diff"
-	"github.com/egprof/egprof/internal/atomicfile"
 	"github.com/egprof/egprof/symtab"
 )
 
-// Call-graph pictures: GML (for yEd, Gephi, networkx), DOT (for graphviz),
-// and SVG and PNG, which the separate egprof-graphviz command renders from
-// the DOT so that egprof itself does not link the WASM graphviz.
+// Call-graph pictures: GML (for yEd, Gephi, networkx) and DOT (for
+// graphviz; the egprof command renders SVG and PNG from the DOT with the
+// separate egprof-graphviz command, so that it does not link the WASM
+// graphviz).
 //
 // Nodes are functions and edges are call arcs. A node's height follows its
 // inclusive time (self plus children) and its width its self time, each
@@ -34,7 +31,7 @@ import (
 //   - blue: the '+' profile has less;
 //   - grey: unchanged; a node's fill is grey too when its self delta is
 //     within diff.NoiseSEs standard errors of sampling noise (then its
-//     border is dashed), unless GraphOptions.NoiseOff.
+//     border is dashed), unless Options.NoiseOff.
 //
 // The stronger the colour, the larger the change relative to the largest
 // one drawn. A function that exists in one profile only has rounded
@@ -42,8 +39,8 @@ import (
 // nodes are orange, stronger for more self time. DOT (and so SVG and PNG)
 // carry a legend saying all this.
 
-// GraphOptions control the call-graph outputs.
-type GraphOptions struct {
+// Options control the call-graph outputs.
+type Options struct {
 	// Top keeps only the Top functions of largest |inclusive time| (of its
 	// delta in a differential profile) and the arcs between them; 0 keeps
 	// every function. GML and DOT keep all by default; for SVG and PNG the
@@ -64,28 +61,6 @@ type GraphOptions struct {
 // the user does not say (--graph-top): past a few hundred nodes graphviz's
 // layout gets slow and the picture unreadable.
 const DefaultImageTop = 200
-
-// GraphFormat names a call-graph output format.
-type GraphFormat string
-
-// The call-graph formats.
-const (
-	FormatGML GraphFormat = "gml"
-	FormatDOT GraphFormat = "dot"
-	FormatSVG GraphFormat = "svg"
-	FormatPNG GraphFormat = "png"
-)
-
-// GraphvizCommand is the name of the command that renders DOT as SVG or
-// PNG, and GraphvizInstall the command line that installs it.
-const (
-	GraphvizCommand = "egprof-graphviz"
-	GraphvizInstall = "go install github.com/egprof/egprof/cmd/egprof-graphviz@latest"
-)
-
-// ErrNoGraphviz is returned (wrapped) when the egprof-graphviz command is
-// neither next to the running executable nor on PATH.
-var ErrNoGraphviz = errors.New(GraphvizCommand + " not found")
 
 // Colours, as 0xRRGGBB.
 const (
@@ -113,7 +88,7 @@ const (
 // graphView is the formatted picture shared by the GML and DOT writers.
 type graphView struct {
 	p       *diff.Profile
-	opt     GraphOptions
+	opt     Options
 	sel     diff.GraphSelection
 	nodes   []viewNode
 	edges   []viewEdge
@@ -235,7 +210,7 @@ func graphPrecision(p *diff.Profile) int {
 	return min(6, max(2, int(math.Ceil(math.Log10(hz)-1e-9))))
 }
 
-func newGraphView(p *diff.Profile, opt GraphOptions) *graphView {
+func newGraphView(p *diff.Profile, opt Options) *graphView {
 	v := &graphView{p: p, opt: opt, sel: p.SelectGraph(opt.Top), prec: graphPrecision(p)}
 	names := graphNames(p, opt.RawNames)
 	pos := make([]int, len(p.Functions))
@@ -448,7 +423,7 @@ func (v *graphView) pruneNote() string {
 // its delta) as label, and count, or countDelta, countPlus, countMinus.
 // What was pruned is in the graph's comment and its prunedNodes and
 // prunedEdges attributes.
-func WriteGML(w io.Writer, p *diff.Profile, opt GraphOptions) error {
+func WriteGML(w io.Writer, p *diff.Profile, opt Options) error {
 	v := newGraphView(p, opt)
 	bw := bufio.NewWriter(w)
 	diffMode := p.IsDiff()
@@ -652,7 +627,7 @@ func gmlReal(x float64) string {
 // WriteDOT writes the call graph of p in graphviz's DOT language, with a
 // legend (the graph's label) that explains sizes and colours and says what
 // was pruned; the first line is a comment saying the same.
-func WriteDOT(w io.Writer, p *diff.Profile, opt GraphOptions) error {
+func WriteDOT(w io.Writer, p *diff.Profile, opt Options) error {
 	v := newGraphView(p, opt)
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "// %s\n", strings.ReplaceAll(v.summary(), "\n", " "))
@@ -797,101 +772,4 @@ func (v *graphView) legend() string {
 	row("", v.pruneNote())
 	b.WriteString(`</table>`)
 	return b.String()
-}
-
-// WriteGraphFile writes the call graph of p to path in the given format,
-// atomically: the file appears complete or not at all. SVG and PNG are
-// rendered by the egprof-graphviz command (see RenderGraphviz).
-func WriteGraphFile(path string, format GraphFormat, p *diff.Profile, opt GraphOptions) error {
-	switch format {
-	case FormatGML:
-		return withPath(path, atomicfile.Write(path, func(w io.Writer) error { return WriteGML(w, p, opt) }))
-	case FormatDOT:
-		return withPath(path, atomicfile.Write(path, func(w io.Writer) error { return WriteDOT(w, p, opt) }))
-	case FormatSVG, FormatPNG:
-		var dot bytes.Buffer
-		if err := WriteDOT(&dot, p, opt); err != nil {
-			return err
-		}
-		return RenderGraphviz(dot.Bytes(), string(format), path)
-	}
-	return fmt.Errorf("unknown call-graph format %q", format)
-}
-
-// withPath makes sure an error of writing path names the file.
-func withPath(path string, err error) error {
-	if err == nil {
-		return nil
-	}
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return err // already names the file
-	}
-	return fmt.Errorf("%s: %w", path, err)
-}
-
-// FindGraphviz returns the path of the egprof-graphviz command: the one
-// next to the running executable, else the one on PATH. The error wraps
-// ErrNoGraphviz and says how to install it.
-func FindGraphviz() (string, error) {
-	dir := ""
-	if exe, err := os.Executable(); err == nil {
-		if resolved, err := filepath.EvalSymlinks(exe); err == nil {
-			exe = resolved
-		}
-		dir = filepath.Dir(exe)
-	}
-	return findGraphvizIn(dir)
-}
-
-// findGraphvizIn looks for egprof-graphviz in dir (unless dir is empty),
-// then on PATH.
-func findGraphvizIn(dir string) (string, error) {
-	var looked []string
-	if dir != "" {
-		cand := filepath.Join(dir, GraphvizCommand)
-		if fi, err := os.Stat(cand); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
-			return cand, nil
-		}
-		looked = append(looked, dir)
-	}
-	if path, err := exec.LookPath(GraphvizCommand); err == nil {
-		return path, nil
-	}
-	looked = append(looked, "PATH")
-	return "", fmt.Errorf("%w (looked in %s); SVG and PNG need it, install it with: %s",
-		ErrNoGraphviz, strings.Join(looked, " and "), GraphvizInstall)
-}
-
-// RenderGraphviz turns DOT into SVG or PNG (format "svg" or "png") by
-// running the egprof-graphviz command, and writes the result to outPath
-// atomically. egprof does not link graphviz itself: the WASM graphviz costs
-// every start of a program that links it.
-func RenderGraphviz(dot []byte, format, outPath string) error {
-	if format != string(FormatSVG) && format != string(FormatPNG) {
-		return fmt.Errorf("graphviz output format %q: want svg or png", format)
-	}
-	tool, err := FindGraphviz()
-	if err != nil {
-		return err
-	}
-	err = atomicfile.Write(outPath, func(w io.Writer) error {
-		var stderr bytes.Buffer
-		cmd := exec.Command(tool, "-T", format)
-		cmd.Stdin = bytes.NewReader(dot)
-		cmd.Stdout = w
-		cmd.Stderr = &stderr
-		if err := cmd.Run(); err != nil {
-			msg := strings.TrimSpace(stderr.String())
-			if i := strings.IndexByte(msg, '\n'); i >= 0 {
-				msg = msg[:i]
-			}
-			if msg != "" {
-				return fmt.Errorf("%s -T %s: %w: %s", tool, format, err, msg)
-			}
-			return fmt.Errorf("%s -T %s: %w", tool, format, err)
-		}
-		return nil
-	})
-	return withPath(outPath, err)
 }

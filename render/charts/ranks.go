@@ -1,14 +1,11 @@
-package render
+package charts
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"image/color"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -19,11 +16,10 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
 
-	"github.com/egprof/egprof/internal/atomicfile"
 	"github.com/egprof/egprof/ranks"
 )
 
-// The files WriteRankPlots writes.
+// The names of the rank analysis charts (see RankCharts).
 const (
 	RankTimesPlot = "rank-times.svg" // per-rank time bars of the top regions (the paper's Fig. 1)
 	HeatMapPlot   = "heatmap.svg"    // ranks x top regions, time relative to the region's mean
@@ -41,53 +37,42 @@ const (
 	labelLen       = 40
 )
 
-// WriteRankPlots writes the rank analysis charts as SVG files into dir,
-// which is created if needed. Each file is written atomically. The charts
-// stay readable from a handful of ranks to thousands: bars turn into a
-// filled step line, and the heat map is rasterised, when there are many.
-func WriteRankPlots(dir string, r *ranks.Report) (err error) {
+// RankCharts returns the rank analysis charts, named as the files
+// RankTimesPlot, HeatMapPlot, BoxPlot and SpreadPlot. The charts stay
+// readable from a handful of ranks to thousands: bars turn into a filled
+// step line, and the heat map is rasterised, when there are many.
+func RankCharts(r *ranks.Report) ([]Chart, error) {
 	if len(r.Series.Regions) == 0 || r.P == 0 {
-		return errors.New("no region has any time: nothing to plot")
+		return nil, errors.New("no region has any time: nothing to plot")
 	}
-	if err := os.MkdirAll(dir, 0o777); err != nil {
-		return err
+	charts := []Chart{
+		rankChart(RankTimesPlot, r, rankTimesChart),
+		rankChart(HeatMapPlot, r, heatMapChart),
+		rankChart(BoxPlot, r, boxChart),
+		rankChart(SpreadPlot, r, spreadChart),
 	}
-	defer func() {
-		// The plotting library panics on inputs it cannot draw; report
-		// that as an error rather than crash.
-		if p := recover(); p != nil {
-			err = fmt.Errorf("drawing the charts: %v", p)
-		}
-	}()
-	type chart struct {
-		name string
-		make func(*ranks.Report) (*chartSpec, error)
-	}
-	for _, c := range []chart{
-		{RankTimesPlot, rankTimesChart},
-		{HeatMapPlot, heatMapChart},
-		{BoxPlot, boxChart},
-		{SpreadPlot, spreadChart},
-	} {
-		spec, err := c.make(r)
+	return charts, nil
+}
+
+// rankChart is the chart name that layout lays out for r.
+func rankChart(name string, r *ranks.Report, layout func(*ranks.Report) (*chartSpec, error)) Chart {
+	return Chart{Name: name, WriteSVG: func(w io.Writer) (err error) {
+		defer func() {
+			// The plotting library panics on inputs it cannot draw;
+			// report that as an error rather than crash.
+			if p := recover(); p != nil {
+				err = fmt.Errorf("drawing the charts: %v", p)
+			}
+		}()
+		spec, err := layout(r)
 		if err != nil {
-			return fmt.Errorf("%s: %w", c.name, err)
+			return err
 		}
 		cv := vgsvg.New(spec.w, spec.h)
 		spec.draw(draw.New(cv))
-		var buf bytes.Buffer
-		if _, err := cv.WriteTo(&buf); err != nil {
-			return fmt.Errorf("%s: %w", c.name, err)
-		}
-		path := filepath.Join(dir, c.name)
-		if err := atomicfile.Write(path, func(w io.Writer) error {
-			_, err := w.Write(buf.Bytes())
-			return err
-		}); err != nil {
-			return err
-		}
-	}
-	return nil
+		_, err = cv.WriteTo(w)
+		return err
+	}}
 }
 
 // rankTicks marks whole rank numbers: every rank when there are few, else

@@ -1,8 +1,7 @@
-package render
+// Package stacks synthesises call stacks, with their time and calls, from
+// the call arcs of a single or differential gprof profile.
+package stacks
 
-// This file exports a profile, single or differential, as a pprof
-// profile.proto (github.com/google/pprof/profile).
-//
 // gprof records call arcs, not stacks, so the stacks are synthesised from
 // the arcs the way gprof propagates time: a function's time (its own and
 // what it received from its callees) is shared among its callers in
@@ -26,13 +25,14 @@ package render
 // Light and deep bundles are not shared in proportion but routed whole,
 // one after the other, into the outputs in order (the north-west corner
 // rule), so that every output still receives exactly its time. Whatever
-// the bounds, each function's flat value is gprof's self time, the
-// cumulative value of a function outside cycles is gprof's self + children
-// (a stack passes such a function at most once, and all of its time and
-// only its time passes through it), and the time on each caller-callee
-// edge is gprof's time for that arc; what the bounds change is how the
-// time below them is spread over the stacks above them. PProfStats reports
-// how much self time ended on stacks routed whole.
+// the bounds, each function's flat value (the stacks it ends) is gprof's
+// self time, the cumulative value (the stacks it is on) of a function
+// outside cycles is gprof's self + children (a stack passes such a
+// function at most once, and all of its time and only its time passes
+// through it), and the time on each caller-callee edge is gprof's time for
+// that arc; what the bounds change is how the time below them is spread
+// over the stacks above them. Stats reports how much self time ended on
+// stacks routed whole.
 //
 // The calls of an arc are spread like its time, so that each arc's calls
 // end on stacks where the caller calls the callee; the calls of an arc
@@ -47,44 +47,72 @@ package render
 // member appears at most once per entry and no path is infinite.
 
 import (
-	"compress/gzip"
+	"errors"
 	"fmt"
-	"io"
 	"math"
-	"path"
-
-	"github.com/google/pprof/profile"
 
 	"github.com/egprof/egprof/callgraph"
 	"github.com/egprof/egprof/diff"
-	"github.com/egprof/egprof/symtab"
 )
 
-// The default bounds of the stack synthesis.
+// The default bounds of the synthesis.
 const (
-	// DefaultPProfMaxDepth is the depth (in frames) from which a bundle
-	// is routed whole.
-	DefaultPProfMaxDepth = 64
-	// DefaultPProfMinWeight is the share of the total time below which
-	// a bundle is routed whole.
-	DefaultPProfMinWeight = 1e-3
+	// DefaultMaxDepth is the depth (in frames) from which a bundle is
+	// routed whole.
+	DefaultMaxDepth = 64
+	// DefaultMinWeight is the share of the total time below which a
+	// bundle is routed whole.
+	DefaultMinWeight = 1e-3
 )
 
-// PProfOptions control the pprof export.
-type PProfOptions struct {
-	Demangle      bool                 // name functions by their demangled names
-	DemangleStyle symtab.DemangleStyle // --demangle=STYLE
-	// MaxDepth and MinWeight are the bounds of the stack synthesis; zero
-	// selects DefaultPProfMaxDepth and DefaultPProfMinWeight.
+// Options are the bounds of the synthesis.
+type Options struct {
+	// MaxDepth and MinWeight are the depth and weight bounds; zero (or
+	// less) selects DefaultMaxDepth and DefaultMinWeight.
 	MaxDepth  int
 	MinWeight float64
-	// Comments are added to the profile's comments (pprof -comments),
-	// before egprof's own description of the synthesis.
-	Comments []string
 }
 
-// PProfStats describes what the synthesis did.
-type PProfStats struct {
+// Values are what one side of a profile puts on a stack, all ending on the
+// stack's leaf: its self time, in samples and in nanoseconds, and the calls
+// to it made from the stack's second frame. Each function's values summed
+// over the stacks are gprof's self time (rounded) and call count.
+type Values struct {
+	Samples, Nanos, Calls int64
+}
+
+// Stack is one synthesised stack and its values on each side.
+type Stack struct {
+	// Funcs are the stack's functions, leaf first, each an index into
+	// the profile's diff.Profile.Functions.
+	Funcs []int32
+	// Plus and Minus are the '+' and '-' sides' values (Minus is zero
+	// for a single profile).
+	Plus, Minus Values
+}
+
+// Net returns the stack's values of the '+' side minus those of the '-'
+// side: a single profile's values, or a differential profile's changes.
+func (s *Stack) Net() Values {
+	return Values{s.Plus.Samples - s.Minus.Samples, s.Plus.Nanos - s.Minus.Nanos, s.Plus.Calls - s.Minus.Calls}
+}
+
+// Result is the outcome of the synthesis.
+type Result struct {
+	// Stacks are the stacks that carry a value on either side, unique,
+	// in the order the synthesis reached them.
+	Stacks []Stack
+	// Period is the '+' side's sampling period in nanoseconds (0
+	// without a sampling rate).
+	Period float64
+	// MixedRates reports that the two sides have different sampling
+	// rates: each side's nanoseconds use its own.
+	MixedRates bool
+	Stats      Stats
+}
+
+// Stats describes what the synthesis did.
+type Stats struct {
 	MaxDepth  int     // the depth bound used, in frames
 	MinWeight float64 // the weight bound used, as a share of the total time
 	// Bundles counts the bundles routed, Routed those routed whole
@@ -97,47 +125,23 @@ type PProfStats struct {
 	// profile holds. All three are summed over the two sides of a
 	// differential profile.
 	RoutedTime, TotalTime, TotalCalls float64
-	// Samples, Locations and Functions count what the profile holds;
 	// Deepest is the deepest stack, in frames.
-	Samples, Locations, Functions, Deepest int
+	Deepest int
 }
 
-// WritePProf writes the profile as a gzipped profile.proto.
-func WritePProf(w io.Writer, d *diff.Profile, opt PProfOptions) (PProfStats, error) {
-	p, st, err := PProf(d, opt)
-	if err != nil {
-		return st, err
-	}
-	// profile.Write compresses at gzip's default level, three times
-	// slower than BestSpeed for little gain on these profiles.
-	zw, err := gzip.NewWriterLevel(w, gzip.BestSpeed)
-	if err != nil {
-		return st, fmt.Errorf("writing the pprof profile: %w", err)
-	}
-	if err := p.WriteUncompressed(zw); err != nil {
-		return st, fmt.Errorf("writing the pprof profile: %w", err)
-	}
-	if err := zw.Close(); err != nil {
-		return st, fmt.Errorf("writing the pprof profile: %w", err)
-	}
-	return st, nil
-}
-
-// PProf builds the pprof profile of d: a single profile (no '-' side) with
-// the numbers gprof prints, or a differential one with signed values, '+'
-// minus '-'. Its sample types are samples/count, cpu/nanoseconds (the
-// default) and calls/count.
-func PProf(d *diff.Profile, opt PProfOptions) (*profile.Profile, PProfStats, error) {
+// Synthesise makes the stacks of d, single or differential (each side's
+// stacks from its own call graph, on the functions of d).
+func Synthesise(d *diff.Profile, opt Options) (*Result, error) {
 	if opt.MaxDepth <= 0 {
-		opt.MaxDepth = DefaultPProfMaxDepth
+		opt.MaxDepth = DefaultMaxDepth
 	}
 	if opt.MinWeight <= 0 {
-		opt.MinWeight = DefaultPProfMinWeight
+		opt.MinWeight = DefaultMinWeight
 	}
-	b := &pprofBuilder{opt: opt, d: d}
+	b := &builder{opt: opt, d: d}
 	b.stats.MaxDepth, b.stats.MinWeight = opt.MaxDepth, opt.MinWeight
 	if d.Plus == nil {
-		return nil, b.stats, fmt.Errorf("pprof export: no profile")
+		return nil, errors.New("no profile")
 	}
 	// About two frames per arc and function is typical of the routing.
 	hint := 2 * (len(d.Plus.Arcs) + d.Plus.NumSyms)
@@ -145,27 +149,47 @@ func PProf(d *diff.Profile, opt PProfOptions) (*profile.Profile, PProfStats, err
 		hint += 2 * (len(d.Minus.Arcs) + d.Minus.NumSyms)
 	}
 	b.trie.init(hint)
-	b.vals = make([][3]int64, 0, hint)
+	b.vals = make([][2][3]int64, 0, hint)
 	b.sampleFrame = make([]int32, 0, hint)
 	b.period = periodNanos(d.Plus)
-	if d.Minus != nil && periodNanos(d.Minus) != b.period {
-		// Both sides are converted to nanoseconds with their own rates;
-		// the profile's period is the '+' side's.
-		b.mixedRates = true
-	}
 	if err := b.addSide(d.Plus, true); err != nil {
-		return nil, b.stats, err
+		return nil, err
 	}
 	if d.Minus != nil {
 		if err := b.addSide(d.Minus, false); err != nil {
-			return nil, b.stats, err
+			return nil, err
 		}
 	}
-	p, err := b.profile()
-	if err != nil {
-		return nil, b.stats, err
+	r := &Result{Period: b.period, Stats: b.stats}
+	// Both sides are converted to nanoseconds with their own rates.
+	r.MixedRates = d.Minus != nil && periodNanos(d.Minus) != b.period
+	r.Stacks = b.stacks()
+	return r, nil
+}
+
+// stacks lists the samples as stacks, their functions in one allocation.
+func (b *builder) stacks() []Stack {
+	refs := 0
+	for _, fr := range b.sampleFrame {
+		refs += int(b.trie.depth[fr])
 	}
-	return p, b.stats, nil
+	funcs := make([]int32, refs)
+	out := make([]Stack, len(b.vals))
+	for i, v := range b.vals {
+		fr := b.sampleFrame[i]
+		d := int(b.trie.depth[fr])
+		s := funcs[:d:d]
+		funcs = funcs[d:]
+		for j := 0; fr > 0; fr, j = b.trie.parent[fr], j+1 {
+			s[j] = b.trie.loc[fr]
+		}
+		out[i] = Stack{
+			Funcs: s,
+			Plus:  Values{v[0][0], v[0][1], v[0][2]},
+			Minus: Values{v[1][0], v[1][1], v[1][2]},
+		}
+	}
+	return out
 }
 
 // periodNanos is a side's sampling period in nanoseconds (0 without a
@@ -177,24 +201,23 @@ func periodNanos(g *callgraph.Graph) float64 {
 	return 1e9 / float64(g.HZ)
 }
 
-// pprofBuilder holds the stacks and samples shared by the two sides.
-type pprofBuilder struct {
-	opt        PProfOptions
-	d          *diff.Profile
-	period     float64 // nanoseconds per sample of the '+' side
-	mixedRates bool
-	trie       stackTrie
-	// vals holds each sample's values (samples, cpu, calls), and
-	// sampleFrame the frame (stack) of each sample.
-	vals        [][3]int64
+// builder holds the stacks and samples shared by the two sides.
+type builder struct {
+	opt    Options
+	d      *diff.Profile
+	period float64 // nanoseconds per sample of the '+' side
+	trie   stackTrie
+	// vals holds each sample's values per side ('+', '-'): samples,
+	// nanoseconds, calls; sampleFrame is the frame (stack) of each sample.
+	vals        [][2][3]int64
 	sampleFrame []int32
-	stats       PProfStats
+	stats       Stats
 }
 
 // stackTrie holds the synthesised stacks as a tree of frames: frame 0 is
-// the empty stack, every other frame is a location called from its parent
-// frame. Frames are unique per (parent, location), so equal stacks are one
-// frame and one sample. A frame's children are found through a list of
+// the empty stack, every other frame is a function (loc, its index in the
+// profile's Functions) called from its parent frame. Frames are unique per
+// (parent, function), so equal stacks are one frame and one sample. A frame's children are found through a list of
 // siblings, or through index once they are many.
 type stackTrie struct {
 	parent, loc, depth []int32
@@ -254,12 +277,12 @@ func (t *stackTrie) child(parent, loc int32) int32 {
 }
 
 // sampleAt returns the sample of a frame, creating it.
-func (b *pprofBuilder) sampleAt(frame int32) int32 {
+func (b *builder) sampleAt(frame int32) int32 {
 	if s := b.trie.sample[frame]; s >= 0 {
 		return s
 	}
 	s := int32(len(b.vals))
-	b.vals = append(b.vals, [3]int64{})
+	b.vals = append(b.vals, [2][3]int64{})
 	b.sampleFrame = append(b.sampleFrame, frame)
 	b.trie.sample[frame] = s
 	if d := int(b.trie.depth[frame]); d > b.stats.Deepest {
@@ -270,11 +293,11 @@ func (b *pprofBuilder) sampleAt(frame int32) int32 {
 
 // sideExpander synthesises the stacks of one side's call graph.
 type sideExpander struct {
-	b      *pprofBuilder
+	b      *builder
 	g      *callgraph.Graph
-	sign   int64   // +1 for the '+' side, -1 for the '-' side
+	side   int     // 0 for the '+' side, 1 for the '-' side
 	period float64 // nanoseconds per sample of this side
-	loc    []int32 // location (diff function) of each symbol, -1 if none
+	loc    []int32 // each symbol's function (index in the profile's Functions), -1 if none
 	node   []int32 // each symbol's node: itself, or its cycle's entry
 	// prop marks the arcs along which gprof propagates time; ratio is the
 	// caller's share of the callee node's time for those arcs.
@@ -325,11 +348,11 @@ type output struct {
 }
 
 // addSide expands one side's stacks into the builder.
-func (b *pprofBuilder) addSide(g *callgraph.Graph, plus bool) error {
+func (b *builder) addSide(g *callgraph.Graph, plus bool) error {
 	n := g.NumSyms
-	x := &sideExpander{b: b, g: g, sign: 1, period: periodNanos(g), maxDepth: int32(min(b.opt.MaxDepth, math.MaxInt32))}
+	x := &sideExpander{b: b, g: g, period: periodNanos(g), maxDepth: int32(min(b.opt.MaxDepth, math.MaxInt32))}
 	if !plus {
-		x.sign = -1
+		x.side = 1
 	}
 	x.loc = make([]int32, n)
 	for i := range x.loc {
@@ -458,7 +481,7 @@ func (x *sideExpander) massOf(nd int) error {
 	case 2:
 		return nil
 	case 1:
-		return fmt.Errorf("pprof export: the propagation graph has a loop through %s", x.nodeName(nd))
+		return fmt.Errorf("the propagation graph has a loop through %s", x.nodeName(nd))
 	}
 	x.state[nd] = 1
 	one := [1]int{nd}
@@ -728,10 +751,10 @@ func (x *sideExpander) emit(f int32, s int, samples, calls float64) {
 	x.accTime[s] += samples
 	x.accCalls[s] += calls
 	ns, nn, nc := int64(math.Round(x.accTime[s])), int64(math.Round(x.accTime[s]*x.period)), int64(math.Round(x.accCalls[s]))
-	v := &x.b.vals[i]
-	v[0] += x.sign * (ns - x.wroteSamples[s])
-	v[1] += x.sign * (nn - x.wroteNanos[s])
-	v[2] += x.sign * (nc - x.wroteCl[s])
+	v := &x.b.vals[i][x.side]
+	v[0] += ns - x.wroteSamples[s]
+	v[1] += nn - x.wroteNanos[s]
+	v[2] += nc - x.wroteCl[s]
 	x.wroteSamples[s], x.wroteNanos[s], x.wroteCl[s] = ns, nn, nc
 	x.last[s] = i
 }
@@ -755,172 +778,10 @@ func (x *sideExpander) settle() {
 		if x.last[s] < 0 {
 			x.last[s] = x.b.sampleAt(x.b.trie.child(0, x.loc[s]))
 		}
-		v := &x.b.vals[x.last[s]]
+		v := &x.b.vals[x.last[s]][x.side]
 		for k := range v {
-			v[k] += x.sign * (want[k] - got[k])
+			v[k] += want[k] - got[k]
 		}
 		x.wroteSamples[s], x.wroteNanos[s], x.wroteCl[s] = want[0], want[1], want[2]
 	}
-}
-
-// profile assembles the pprof profile from the functions and samples.
-func (b *pprofBuilder) profile() (*profile.Profile, error) {
-	d := b.d
-	p := &profile.Profile{
-		SampleType: []*profile.ValueType{
-			{Type: "samples", Unit: "count"},
-			{Type: "cpu", Unit: "nanoseconds"},
-			{Type: "calls", Unit: "count"},
-		},
-		DefaultSampleType: "cpu",
-		PeriodType:        &profile.ValueType{Type: "cpu", Unit: "nanoseconds"},
-		Period:            int64(math.Round(b.period)),
-	}
-	if !d.IsDiff() {
-		p.DurationNanos = int64(math.Round(d.Plus.TotalTime * b.period))
-	}
-	plusMap, err := mappingOf(d.Plus.Syms, 1)
-	if err != nil {
-		return nil, err
-	}
-	p.Mapping = append(p.Mapping, plusMap)
-	minusMap := plusMap
-	if d.Minus != nil && d.Minus.Syms != d.Plus.Syms {
-		if minusMap, err = mappingOf(d.Minus.Syms, 2); err != nil {
-			return nil, err
-		}
-		p.Mapping = append(p.Mapping, minusMap)
-	}
-	p.Function = make([]*profile.Function, len(d.Functions))
-	p.Location = make([]*profile.Location, len(d.Functions))
-	anyFiles, anyLines := false, false
-	seen := make(map[string]int, len(d.Functions))
-	for k := range d.Functions {
-		f := &d.Functions[k]
-		tab, m, idx := d.Plus.Syms, plusMap, f.Plus.Entry
-		if idx < 0 {
-			tab, m, idx = d.Minus.Syms, minusMap, f.Minus.Entry
-		}
-		name := f.Name
-		if b.opt.Demangle {
-			name = symtab.Demangle(name, b.opt.DemangleStyle)
-		}
-		seen[name]++
-		fn := &profile.Function{ID: uint64(k + 1), Name: name, SystemName: f.Name}
-		if loc, ok := tab.SymbolSource(idx); ok {
-			fn.Filename, fn.StartLine = loc.File, int64(loc.Line)
-			anyFiles = anyFiles || loc.File != ""
-			anyLines = anyLines || loc.Line > 0
-		}
-		p.Function[k] = fn
-		p.Location[k] = &profile.Location{
-			ID:      uint64(k + 1),
-			Mapping: m,
-			Address: tab.Syms[idx].Addr,
-			Line:    []profile.Line{{Function: fn, Line: fn.StartLine}},
-		}
-	}
-	// pprof merges functions of the same name. Same-named functions of
-	// different files (statics) keep apart with their file's name, as in
-	// gprof's index: "helper (a.c)". Those that the file does not tell
-	// apart (C++'s complete and deleting destructors) stay one function
-	// for pprof.
-	withFile := make(map[string]int)
-	for _, fn := range p.Function {
-		if seen[fn.Name] > 1 && fn.Filename != "" {
-			withFile[fn.Name+" ("+path.Base(fn.Filename)+")"]++
-		}
-	}
-	for _, fn := range p.Function {
-		if seen[fn.Name] > 1 && fn.Filename != "" {
-			if n := fn.Name + " (" + path.Base(fn.Filename) + ")"; withFile[n] == 1 {
-				fn.Name = n
-			}
-		}
-	}
-	for _, m := range p.Mapping {
-		m.HasFunctions, m.HasFilenames, m.HasLineNumbers = true, anyFiles, anyLines
-	}
-
-	// One allocation each for the samples, their values and their stacks.
-	n, refs := 0, 0
-	for i, v := range b.vals {
-		if v != [3]int64{} { // pprof drops all-zero samples when it merges
-			n++
-			refs += int(b.trie.depth[b.sampleFrame[i]])
-		}
-	}
-	samples := make([]profile.Sample, n)
-	values := make([]int64, 3*n)
-	stacks := make([]*profile.Location, refs)
-	p.Sample = make([]*profile.Sample, n)
-	k := 0
-	for i, v := range b.vals {
-		if v == [3]int64{} {
-			continue
-		}
-		fr := b.sampleFrame[i]
-		d := int(b.trie.depth[fr])
-		locs := stacks[:d:d]
-		stacks = stacks[d:]
-		for j := 0; fr > 0; fr, j = b.trie.parent[fr], j+1 {
-			locs[j] = p.Location[b.trie.loc[fr]]
-		}
-		val := values[3*k : 3*k+3 : 3*k+3]
-		copy(val, v[:])
-		samples[k] = profile.Sample{Location: locs, Value: val}
-		p.Sample[k] = &samples[k]
-		k++
-	}
-	b.stats.Samples = len(p.Sample)
-	b.stats.Locations = len(p.Location)
-	b.stats.Functions = len(p.Function)
-	p.Comments = append(append([]string(nil), b.opt.Comments...), b.describe()...)
-	if err := p.CheckValid(); err != nil {
-		return nil, fmt.Errorf("pprof export: invalid profile: %w", err)
-	}
-	return p, nil
-}
-
-// describe words the synthesis and what its bounds did, briefly: pprof
-// shows the comments in the legend of its graphs.
-func (b *pprofBuilder) describe() []string {
-	st := &b.stats
-	c := []string{
-		"egprof: stacks synthesised from gprof's call arcs (time shared among callers by calls, as gprof propagates it); flat, cum and edge values are gprof's",
-		fmt.Sprintf("egprof: bundles under %g of the time or %d frames deep routed whole; %.4g of %.4g s self time on such stacks", st.MinWeight, st.MaxDepth, st.RoutedTime, st.TotalTime),
-	}
-	if b.d.IsDiff() {
-		c = append(c, "egprof: differential: '+' minus '-'; functions that did not change have no samples (see egprof --impact)")
-	}
-	if b.mixedRates {
-		c = append(c, "egprof: the two sides have different sampling rates; cpu values use each side's own")
-	}
-	return c
-}
-
-// mappingOf describes the executable of a symbol table: its code range
-// (covering every symbol), the file offset of its start and its build ID.
-func mappingOf(t *symtab.Table, id uint64) (*profile.Mapping, error) {
-	start, limit := t.TextLow, t.TextEnd+1
-	if len(t.Syms) > 0 {
-		start = min(start, t.Syms[0].Addr)
-		limit = max(limit, t.Syms[len(t.Syms)-1].Addr+1)
-	}
-	m := &profile.Mapping{ID: id, Start: start, Limit: limit, File: t.Path}
-	if off, ok := t.TextFileOffset(); ok && off >= t.TextLow-start {
-		m.Offset = off - (t.TextLow - start)
-	}
-	bid, err := t.BuildID()
-	if err != nil {
-		return nil, fmt.Errorf("pprof export: %w", err)
-	}
-	m.BuildID = bid
-	return m, nil
-}
-
-// String summarises the stats in one line.
-func (st PProfStats) String() string {
-	return fmt.Sprintf("%d samples, %d functions, stacks up to %d frames; %d bundles, %d routed whole (lighter than %g of the time or %d frames deep) holding %.6g of %.6g s self time",
-		st.Samples, st.Functions, st.Deepest, st.Bundles, st.Routed, st.MinWeight, st.MaxDepth, st.RoutedTime, st.TotalTime)
 }

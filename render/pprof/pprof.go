@@ -1,0 +1,238 @@
+// Package pprof writes a profile's synthesised stacks (package stacks) as
+// a pprof profile.proto, the format of github.com/google/pprof.
+package pprof
+
+import (
+	"compress/gzip"
+	"fmt"
+	"io"
+	"math"
+	"path"
+
+	"github.com/google/pprof/profile"
+
+	"github.com/egprof/egprof/diff"
+	"github.com/egprof/egprof/stacks"
+	"github.com/egprof/egprof/symtab"
+)
+
+// Options control the pprof export.
+type Options struct {
+	Demangle      bool                 // name functions by their demangled names
+	DemangleStyle symtab.DemangleStyle // --demangle=STYLE
+	// Stacks are the bounds of the stack synthesis.
+	Stacks stacks.Options
+	// Comments are added to the profile's comments (pprof -comments),
+	// before egprof's own description of the synthesis.
+	Comments []string
+}
+
+// Stats describes what the synthesis did and what the profile holds.
+type Stats struct {
+	stacks.Stats
+	// Samples, Locations and Functions count what the profile holds.
+	Samples, Locations, Functions int
+}
+
+// Write writes the pprof profile of d (see Build) as a gzipped
+// profile.proto.
+func Write(w io.Writer, d *diff.Profile, opt Options) (Stats, error) {
+	p, st, err := Build(d, opt)
+	if err != nil {
+		return st, err
+	}
+	// profile.Write compresses at gzip's default level, three times
+	// slower than BestSpeed for little gain on these profiles.
+	zw, err := gzip.NewWriterLevel(w, gzip.BestSpeed)
+	if err != nil {
+		return st, fmt.Errorf("writing the pprof profile: %w", err)
+	}
+	if err := p.WriteUncompressed(zw); err != nil {
+		return st, fmt.Errorf("writing the pprof profile: %w", err)
+	}
+	if err := zw.Close(); err != nil {
+		return st, fmt.Errorf("writing the pprof profile: %w", err)
+	}
+	return st, nil
+}
+
+// Build builds the pprof profile of d from its synthesised stacks: a
+// single profile (no '-' side) with the numbers gprof prints, or a
+// differential one with signed values, '+' minus '-'. Its sample types are
+// samples/count, cpu/nanoseconds (the default) and calls/count; function
+// k of d is the profile's function and location k+1.
+func Build(d *diff.Profile, opt Options) (*profile.Profile, Stats, error) {
+	r, err := stacks.Synthesise(d, opt.Stacks)
+	if err != nil {
+		return nil, Stats{}, fmt.Errorf("pprof export: %w", err)
+	}
+	st := Stats{Stats: r.Stats}
+	p, err := build(d, r, opt, &st)
+	if err != nil {
+		return nil, st, err
+	}
+	return p, st, nil
+}
+
+// build assembles the pprof profile from the functions of d and the
+// stacks r, and completes st.
+func build(d *diff.Profile, r *stacks.Result, opt Options, st *Stats) (*profile.Profile, error) {
+	p := &profile.Profile{
+		SampleType: []*profile.ValueType{
+			{Type: "samples", Unit: "count"},
+			{Type: "cpu", Unit: "nanoseconds"},
+			{Type: "calls", Unit: "count"},
+		},
+		DefaultSampleType: "cpu",
+		PeriodType:        &profile.ValueType{Type: "cpu", Unit: "nanoseconds"},
+		Period:            int64(math.Round(r.Period)),
+	}
+	if !d.IsDiff() {
+		p.DurationNanos = int64(math.Round(d.Plus.TotalTime * r.Period))
+	}
+	plusMap, err := mappingOf(d.Plus.Syms, 1)
+	if err != nil {
+		return nil, err
+	}
+	p.Mapping = append(p.Mapping, plusMap)
+	minusMap := plusMap
+	if d.Minus != nil && d.Minus.Syms != d.Plus.Syms {
+		if minusMap, err = mappingOf(d.Minus.Syms, 2); err != nil {
+			return nil, err
+		}
+		p.Mapping = append(p.Mapping, minusMap)
+	}
+	p.Function = make([]*profile.Function, len(d.Functions))
+	p.Location = make([]*profile.Location, len(d.Functions))
+	anyFiles, anyLines := false, false
+	seen := make(map[string]int, len(d.Functions))
+	for k := range d.Functions {
+		f := &d.Functions[k]
+		tab, m, idx := d.Plus.Syms, plusMap, f.Plus.Entry
+		if idx < 0 {
+			tab, m, idx = d.Minus.Syms, minusMap, f.Minus.Entry
+		}
+		name := f.Name
+		if opt.Demangle {
+			name = symtab.Demangle(name, opt.DemangleStyle)
+		}
+		seen[name]++
+		fn := &profile.Function{ID: uint64(k + 1), Name: name, SystemName: f.Name}
+		if loc, ok := tab.SymbolSource(idx); ok {
+			fn.Filename, fn.StartLine = loc.File, int64(loc.Line)
+			anyFiles = anyFiles || loc.File != ""
+			anyLines = anyLines || loc.Line > 0
+		}
+		p.Function[k] = fn
+		p.Location[k] = &profile.Location{
+			ID:      uint64(k + 1),
+			Mapping: m,
+			Address: tab.Syms[idx].Addr,
+			Line:    []profile.Line{{Function: fn, Line: fn.StartLine}},
+		}
+	}
+	// pprof merges functions of the same name. Same-named functions of
+	// different files (statics) keep apart with their file's name, as in
+	// gprof's index: "helper (a.c)". Those that the file does not tell
+	// apart (C++'s complete and deleting destructors) stay one function
+	// for pprof.
+	withFile := make(map[string]int)
+	for _, fn := range p.Function {
+		if seen[fn.Name] > 1 && fn.Filename != "" {
+			withFile[fn.Name+" ("+path.Base(fn.Filename)+")"]++
+		}
+	}
+	for _, fn := range p.Function {
+		if seen[fn.Name] > 1 && fn.Filename != "" {
+			if n := fn.Name + " (" + path.Base(fn.Filename) + ")"; withFile[n] == 1 {
+				fn.Name = n
+			}
+		}
+	}
+	for _, m := range p.Mapping {
+		m.HasFunctions, m.HasFilenames, m.HasLineNumbers = true, anyFiles, anyLines
+	}
+
+	// One allocation each for the samples, their values and their stacks.
+	// pprof drops all-zero samples when it merges: they are left out.
+	n, refs := 0, 0
+	for i := range r.Stacks {
+		if r.Stacks[i].Net() != (stacks.Values{}) {
+			n++
+			refs += len(r.Stacks[i].Funcs)
+		}
+	}
+	samples := make([]profile.Sample, n)
+	values := make([]int64, 3*n)
+	locations := make([]*profile.Location, refs)
+	p.Sample = make([]*profile.Sample, n)
+	k := 0
+	for i := range r.Stacks {
+		s := &r.Stacks[i]
+		v := s.Net()
+		if v == (stacks.Values{}) {
+			continue
+		}
+		locs := locations[:len(s.Funcs):len(s.Funcs)]
+		locations = locations[len(s.Funcs):]
+		for j, f := range s.Funcs {
+			locs[j] = p.Location[f]
+		}
+		val := values[3*k : 3*k+3 : 3*k+3]
+		val[0], val[1], val[2] = v.Samples, v.Nanos, v.Calls
+		samples[k] = profile.Sample{Location: locs, Value: val}
+		p.Sample[k] = &samples[k]
+		k++
+	}
+	st.Samples = len(p.Sample)
+	st.Locations = len(p.Location)
+	st.Functions = len(p.Function)
+	p.Comments = append(append([]string(nil), opt.Comments...), describe(d, r)...)
+	if err := p.CheckValid(); err != nil {
+		return nil, fmt.Errorf("pprof export: invalid profile: %w", err)
+	}
+	return p, nil
+}
+
+// describe words the synthesis and what its bounds did, briefly: pprof
+// shows the comments in the legend of its graphs.
+func describe(d *diff.Profile, r *stacks.Result) []string {
+	st := &r.Stats
+	c := []string{
+		"egprof: stacks synthesised from gprof's call arcs (time shared among callers by calls, as gprof propagates it); flat, cum and edge values are gprof's",
+		fmt.Sprintf("egprof: bundles under %g of the time or %d frames deep routed whole; %.4g of %.4g s self time on such stacks", st.MinWeight, st.MaxDepth, st.RoutedTime, st.TotalTime),
+	}
+	if d.IsDiff() {
+		c = append(c, "egprof: differential: '+' minus '-'; functions that did not change have no samples (see egprof --impact)")
+	}
+	if r.MixedRates {
+		c = append(c, "egprof: the two sides have different sampling rates; cpu values use each side's own")
+	}
+	return c
+}
+
+// mappingOf describes the executable of a symbol table: its code range
+// (covering every symbol), the file offset of its start and its build ID.
+func mappingOf(t *symtab.Table, id uint64) (*profile.Mapping, error) {
+	start, limit := t.TextLow, t.TextEnd+1
+	if len(t.Syms) > 0 {
+		start = min(start, t.Syms[0].Addr)
+		limit = max(limit, t.Syms[len(t.Syms)-1].Addr+1)
+	}
+	m := &profile.Mapping{ID: id, Start: start, Limit: limit, File: t.Path}
+	if off, ok := t.TextFileOffset(); ok && off >= t.TextLow-start {
+		m.Offset = off - (t.TextLow - start)
+	}
+	bid, err := t.BuildID()
+	if err != nil {
+		return nil, fmt.Errorf("pprof export: %w", err)
+	}
+	m.BuildID = bid
+	return m, nil
+}
+
+// String summarises the stats in one line.
+func (st Stats) String() string {
+	return fmt.Sprintf("%d samples, %d functions, stacks up to %d frames; %d bundles, %d routed whole (lighter than %g of the time or %d frames deep) holding %.6g of %.6g s self time",
+		st.Samples, st.Functions, st.Deepest, st.Bundles, st.Routed, st.MinWeight, st.MaxDepth, st.RoutedTime, st.TotalTime)
+}
