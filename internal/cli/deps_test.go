@@ -1,0 +1,123 @@
+package cli
+
+import (
+	"go/build"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const modulePath = "github.com/egprof/egprof"
+
+// sourcePackages returns every package of the module (test files aside)
+// by import path, with its directory.
+func sourcePackages(t *testing.T) map[string]*build.Package {
+	t.Helper()
+	pkgs := map[string]*build.Package{}
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if base := d.Name(); path != "." && (base == "testdata" || strings.HasPrefix(base, ".") || strings.HasPrefix(base, "_")) {
+			return filepath.SkipDir
+		}
+		p, err := build.ImportDir(path, 0)
+		if err != nil {
+			return nil // no Go files here
+		}
+		ip := modulePath
+		if path != "." {
+			ip += "/" + filepath.ToSlash(path)
+		}
+		pkgs[ip] = p
+		return nil
+	})
+	require.NoError(t, err)
+	require.Contains(t, pkgs, modulePath+"/internal/cli")
+	return pkgs
+}
+
+// importers lists the module's packages that import a package matching
+// prefix.
+func importers(pkgs map[string]*build.Package, prefix string) []string {
+	var out []string
+	for ip, p := range pkgs {
+		for _, imp := range p.Imports {
+			if imp == prefix || strings.HasPrefix(imp, prefix+"/") {
+				out = append(out, strings.TrimPrefix(strings.TrimPrefix(ip, modulePath), "/"))
+				break
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestDependencyRules holds the layout's rules: google/pprof only through
+// render/pprof, gonum/plot only through render/charts, processes started
+// and output files created only by the command (internal/cli) and cmd/.
+// internal/progen, the generator of test programs, builds them with gcc;
+// it is test tooling, never linked into egprof.
+func TestDependencyRules(t *testing.T) {
+	pkgs := sourcePackages(t)
+	assert.Equal(t, []string{"render/pprof"}, importers(pkgs, "github.com/google/pprof"))
+	assert.Equal(t, []string{"render/charts"}, importers(pkgs, "gonum.org/v1/plot"))
+	for _, ip := range importers(pkgs, "os/exec") {
+		assert.True(t, ip == "internal/cli" || strings.HasPrefix(ip, "cmd/") || ip == "internal/progen",
+			"%s starts processes", ip)
+	}
+	for _, ip := range importers(pkgs, modulePath+"/internal/atomicfile") {
+		assert.True(t, ip == "internal/cli" || strings.HasPrefix(ip, "cmd/") || strings.HasPrefix(ip, "internal/progen"),
+			"%s writes output files", ip)
+	}
+
+	// No package below the command creates files itself.
+	creates := regexp.MustCompile(`\bos\.(Create|CreateTemp|OpenFile|WriteFile|Mkdir|MkdirAll|Rename)\(`)
+	for ip, p := range pkgs {
+		rel := strings.TrimPrefix(strings.TrimPrefix(ip, modulePath), "/")
+		if rel == "internal/cli" || strings.HasPrefix(rel, "cmd/") || rel == "internal/atomicfile" || strings.HasPrefix(rel, "internal/progen") {
+			continue
+		}
+		for _, f := range p.GoFiles {
+			src, err := os.ReadFile(filepath.Join(p.Dir, f))
+			require.NoError(t, err)
+			assert.NotRegexp(t, creates, string(src), "%s/%s creates files", rel, f)
+		}
+	}
+}
+
+// TestLayoutRules holds the layout's shape: the root holds main.go and no
+// other Go file, and only symtab/internal/bfd defines bfd-prefixed names.
+func TestLayoutRules(t *testing.T) {
+	root, err := filepath.Glob("*.go")
+	require.NoError(t, err)
+	var nonTest []string
+	for _, f := range root {
+		if !strings.HasSuffix(f, "_test.go") {
+			nonTest = append(nonTest, f)
+		}
+	}
+	assert.Equal(t, []string{"main.go"}, nonTest)
+
+	decl := regexp.MustCompile(`(?m)^(func (\([^)]*\) )?|type |var |const |\t)[bB]fd[A-Za-z0-9_]*\b`)
+	for ip, p := range sourcePackages(t) {
+		if strings.HasSuffix(ip, "symtab/internal/bfd") {
+			continue
+		}
+		for _, f := range append(append([]string(nil), p.GoFiles...), p.TestGoFiles...) {
+			src, err := os.ReadFile(filepath.Join(p.Dir, f))
+			require.NoError(t, err)
+			assert.NotRegexp(t, decl, string(src), "%s defines a bfd-prefixed name", filepath.Join(p.Dir, f))
+		}
+	}
+}
