@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -18,6 +17,8 @@ import (
 	"github.com/egprof/egprof/gmon"
 	"github.com/egprof/egprof/internal/progen"
 	"github.com/egprof/egprof/internal/testprof"
+
+	"github.com/egprof/egprof/internal/testenv"
 )
 
 // loadGraph builds the call graph of an executable and its gmon files with
@@ -25,22 +26,6 @@ import (
 func loadGraph(t testing.TB, exe string, gmons ...string) *callgraph.Graph {
 	t.Helper()
 	return testprof.Graph(t, exe, gmons...)
-}
-
-// testPrograms lists the program directories of testdata.
-func testPrograms(t testing.TB) []string {
-	t.Helper()
-	dirs, err := filepath.Glob("../testdata/progs/*")
-	require.NoError(t, err)
-	dirs = append([]string{"../testdata/demo"}, dirs...)
-	var out []string
-	for _, d := range dirs {
-		if _, err := os.Stat(filepath.Join(d, "prog")); err == nil {
-			out = append(out, d)
-		}
-	}
-	require.NotEmpty(t, out)
-	return out
 }
 
 // exportRoundTrip exports d, writes it, parses it back with pprof's
@@ -230,7 +215,7 @@ var boundSets = []struct {
 // TestPProfSingle checks the export of every testdata profile against
 // its call graph under each set of bounds.
 func TestPProfSingle(t *testing.T) {
-	for _, dir := range testPrograms(t) {
+	for _, dir := range testenv.Programs(t) {
 		for _, gm := range []string{"gmon.out", "gmon2.out"} {
 			g := loadGraph(t, filepath.Join(dir, "prog"), filepath.Join(dir, gm))
 			d := diff.Single(g, diff.Options{})
@@ -298,10 +283,9 @@ func TestPProfContent(t *testing.T) {
 	assert.True(t, m.HasFunctions)
 	assert.True(t, m.HasFilenames)
 	assert.True(t, m.HasLineNumbers)
-	if readelf, err := exec.LookPath("readelf"); err == nil {
-		out, err := exec.Command(readelf, "-n", "../testdata/progs/multifile/prog").Output()
-		require.NoError(t, err)
-		assert.Contains(t, string(out), "Build ID: "+m.BuildID)
+	if testenv.Has("readelf") {
+		out := testenv.Output(t, "readelf", "", "-n", "../testdata/progs/multifile/prog")
+		assert.Contains(t, out, "Build ID: "+m.BuildID)
 	}
 	assert.Regexp(t, "^[0-9a-f]{40}$", m.BuildID)
 	assert.Equal(t, len(d.Functions), len(p.Function))
@@ -347,9 +331,7 @@ func TestPProfContent(t *testing.T) {
 // syntheticGraph builds a synthetic profile with many cycles (gcc needed).
 func syntheticGraph(t *testing.T, funcs, arcs int) *callgraph.Graph {
 	t.Helper()
-	if _, err := exec.LookPath("gcc"); err != nil {
-		t.Skip("gcc not on PATH")
-	}
+	testenv.Need(t, "gcc")
 	files, err := progen.SyntheticProfile(7, funcs, arcs).Build(t.Context(), t.TempDir())
 	require.NoError(t, err)
 	return loadGraph(t, files.Binary, files.Gmon)
