@@ -1,7 +1,6 @@
 package callgraph
 
 import (
-	"encoding/binary"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -12,49 +11,25 @@ import (
 )
 
 // synthetic builds a symbol table of 16-byte functions at 0x1000, 0x1010,
-// ... and a little-endian 64-bit gmon file with 2-byte bins, ticks[i]
-// samples at the start of function i and the given arcs (caller index,
-// callee index, count).
+// ... and a profile with 2-byte bins, ticks[i] samples at the start of
+// function i and the given arcs (caller index, callee index, count).
 func synthetic(t *testing.T, names []string, ticks []uint16, arcs [][3]int) (*symtab.Table, *gmon.Profile) {
 	t.Helper()
 	const base = 0x1000
-	tab := &symtab.Table{Target: gmon.Target{Order: binary.LittleEndian, AddrSize: 8}}
+	syms := make([]symtab.Symbol, len(names))
 	for i, n := range names {
-		tab.Syms = append(tab.Syms, symtab.Symbol{Name: n, Addr: uint64(base + 16*i), End: uint64(base + 16*i + 15), IsFunc: true})
+		syms[i] = fn(n, uint64(base+16*i), 16)
 	}
-	tab.TextLow = base
-	tab.TextEnd = uint64(base + 16*len(names) - 1)
-	le := binary.LittleEndian
-	data := []byte("gmon")
-	data = le.AppendUint32(data, 1)
-	data = append(data, make([]byte, 12)...)
-	nbins := 8 * len(names)
-	data = append(data, 0)
-	data = le.AppendUint64(data, base)
-	data = le.AppendUint64(data, uint64(base+16*len(names)))
-	data = le.AppendUint32(data, uint32(nbins))
-	data = le.AppendUint32(data, 100)
-	dimen := make([]byte, 15)
-	copy(dimen, "seconds")
-	data = append(data, dimen...)
-	data = append(data, 's')
-	for b := 0; b < nbins; b++ {
-		v := uint16(0)
-		if b%8 == 0 && b/8 < len(ticks) {
-			v = ticks[b/8]
-		}
-		data = le.AppendUint16(data, v)
+	tab := table(syms...)
+	h := histRec{low: base, high: uint64(base + 16*len(names)), bins: make([]uint16, 8*len(names))}
+	for i, v := range ticks {
+		h.bins[8*i] = v
 	}
-	for _, a := range arcs {
-		data = append(data, 1)
-		data = le.AppendUint64(data, uint64(base+16*a[0]+8))
-		data = le.AppendUint64(data, uint64(base+16*a[1]+4))
-		data = le.AppendUint32(data, uint32(a[2]))
+	recs := make([]arcRec, len(arcs))
+	for k, a := range arcs {
+		recs[k] = arcRec{from: uint64(base + 16*a[0] + 8), self: uint64(base + 16*a[1] + 4), count: uint32(a[2])}
 	}
-	p := gmon.NewProfile(tab.Target, gmon.FormatAuto)
-	_, err := p.AddData(data, "synthetic")
-	require.NoError(t, err)
-	return tab, p
+	return tab, profile(t, &h, recs)
 }
 
 // The worked example of shared/docs/gprof-behaviour/call-graph.md §4.3,

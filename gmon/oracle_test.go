@@ -16,6 +16,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/egprof/egprof/internal/testenv"
 )
 
 // These tests compare the package with GNU gprof itself. They need gcc
@@ -49,11 +51,7 @@ func newOracle(t *testing.T, m32 bool) *oracle {
 	if testing.Short() {
 		t.Skip("oracle tests run gcc and gprof")
 	}
-	for _, tool := range []string{"gcc", "gprof", "nm"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not found", tool)
-		}
-	}
+	testenv.Need(t, "gcc", "gprof", "nm")
 	dir := t.TempDir()
 	src := filepath.Join(dir, "prog.c")
 	require.NoError(t, os.WriteFile(src, []byte(oracleProgram), 0o644))

@@ -12,16 +12,15 @@ import (
 	"github.com/egprof/egprof/callgraph"
 	"github.com/egprof/egprof/gmon"
 	"github.com/egprof/egprof/symtab"
+
+	"github.com/egprof/egprof/internal/testenv"
 )
 
 // testProfiles lists the checked-in test programs and their profiles.
 func testProfiles(t *testing.T) [][2]string {
 	t.Helper()
 	var out [][2]string
-	dirs, err := filepath.Glob("../testdata/progs/*")
-	require.NoError(t, err)
-	dirs = append(dirs, "../testdata/demo")
-	for _, d := range dirs {
+	for _, d := range testenv.Programs(t) {
 		for _, g := range []string{"gmon.out", "gmon2.out"} {
 			if _, err := os.Stat(filepath.Join(d, g)); err == nil {
 				out = append(out, [2]string{filepath.Join(d, "prog"), filepath.Join(d, g)})

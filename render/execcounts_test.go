@@ -18,6 +18,8 @@ import (
 	"github.com/egprof/egprof/callgraph"
 	"github.com/egprof/egprof/gmon"
 	"github.com/egprof/egprof/symtab"
+
+	"github.com/egprof/egprof/internal/testenv"
 )
 
 func TestExecCounts(t *testing.T) {
@@ -134,9 +136,7 @@ int main(void) {
 // random inputs where the comparison is inconsistent (rows with and
 // without a file mixed), the case in which the algorithm shows.
 func TestGlibcSortMatchesQsort(t *testing.T) {
-	if _, err := exec.LookPath("gcc"); err != nil {
-		t.Skip("gcc not on PATH")
-	}
+	testenv.Need(t, "gcc")
 	dir := t.TempDir()
 	src := filepath.Join(dir, "oracle.c")
 	require.NoError(t, os.WriteFile(src, []byte(qsortOracle), 0o644))

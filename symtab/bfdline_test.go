@@ -17,6 +17,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/egprof/egprof/internal/testenv"
 )
 
 // The tests compare bfdLines with GNU tools built on the same BFD code:
@@ -274,15 +276,6 @@ func genManyUnits(ext string, units, funcs int) func() (map[string]string, []str
 			sources = append(sources, "asmc.cc")
 		}
 		return files, append([]string{mainName}, sources...)
-	}
-}
-
-func bfdNeedTools(t *testing.T, tools ...string) {
-	t.Helper()
-	for _, tool := range tools {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not available", tool)
-		}
 	}
 }
 
@@ -670,7 +663,7 @@ func TestBFDLinesAgainstGNUTools(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds programs")
 	}
-	bfdNeedTools(t, "gcc", "g++", "gprof", "addr2line")
+	testenv.Need(t, "gcc", "g++", "gprof", "addr2line")
 	for _, p := range bfdTestPrograms {
 		t.Run(p.name, func(t *testing.T) {
 			t.Parallel()
@@ -690,7 +683,7 @@ func TestBFDLinesAgainstGNUTools(t *testing.T) {
 }
 
 func TestBFDLinesAgainstTestdata(t *testing.T) {
-	bfdNeedTools(t, "gprof", "addr2line")
+	testenv.Need(t, "gprof", "addr2line")
 	progs, err := filepath.Glob("../testdata/progs/*/prog")
 	require.NoError(t, err)
 	if len(progs) == 0 {
@@ -750,7 +743,7 @@ func TestBFDLinesHeaderFunction(t *testing.T) {
 // TestBFDLinesNoLineSection removes .debug_line from a program: gprof then
 // finds no lines and BFD complains once per unit.
 func TestBFDLinesNoLineSection(t *testing.T) {
-	bfdNeedTools(t, "objcopy", "gprof")
+	testenv.Need(t, "objcopy", "gprof")
 	src := "../testdata/progs/multifile"
 	if _, err := os.Stat(filepath.Join(src, "prog")); err != nil {
 		t.Skip("no testdata/progs/multifile/prog")

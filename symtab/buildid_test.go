@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/egprof/egprof/internal/testenv"
 )
 
 // note encodes one ELF note: namesz, descsz, type, then the name and the
@@ -61,10 +63,7 @@ func TestFindBuildIDNote(t *testing.T) {
 // TestBuildIDAgainstReadelf compares BuildID with binutils' readelf -n on
 // the testdata programs.
 func TestBuildIDAgainstReadelf(t *testing.T) {
-	readelf, err := exec.LookPath("readelf")
-	if err != nil {
-		t.Skip("readelf not on PATH")
-	}
+	readelf := testenv.Tool(t, "readelf")
 	progs, err := filepath.Glob("../testdata/progs/*/prog")
 	require.NoError(t, err)
 	require.NotEmpty(t, progs)

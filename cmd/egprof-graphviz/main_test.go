@@ -18,6 +18,7 @@ import (
 	"github.com/egprof/egprof/callgraph"
 	"github.com/egprof/egprof/diff"
 	"github.com/egprof/egprof/internal/testprof"
+	"github.com/egprof/egprof/internal/testenv"
 	"github.com/egprof/egprof/render/graphfile"
 )
 
@@ -38,12 +39,14 @@ func dotOf(t *testing.T, p *diff.Profile, opt graphfile.Options) []byte {
 // and differential, with go-graphviz: it must parse, with one node per
 // kept function and one edge per kept arc.
 func TestParseEgprofDOT(t *testing.T) {
-	dirs, err := filepath.Glob("../../testdata/progs/*/gmon2.out")
-	require.NoError(t, err)
-	dirs = append(dirs, "../../testdata/demo/gmon2.out")
+	var dirs []string
+	for _, d := range testenv.Programs(t) {
+		if _, err := os.Stat(filepath.Join(d, "gmon2.out")); err == nil {
+			dirs = append(dirs, d)
+		}
+	}
 	require.Greater(t, len(dirs), 5)
-	for _, g2 := range dirs {
-		dir := filepath.Dir(g2)
+	for _, dir := range dirs {
 		a, b := load(t, dir, "gmon.out"), load(t, dir, "gmon2.out")
 		for _, tc := range []struct {
 			name string

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"encoding/binary"
 	"os"
 	"os/exec"
@@ -14,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/egprof/egprof/internal/testenv"
 	"github.com/egprof/egprof/symtab"
 )
 
@@ -88,17 +88,18 @@ func buildAnnoProgram(t *testing.T, relative bool) annoProgram {
 func compareInCwd(t *testing.T, gprof string, args ...string) {
 	t.Helper()
 	argv := append([]string{"gprof"}, args...)
-	want := runGNU(context.Background(), t, gprof, ".", argv)
-	got := runEgprof(argv)
-	assert.Equal(t, want.code, got.code, "exit status of %q", args)
-	assert.Equal(t, want.stdout, got.stdout, "stdout of %q", args)
-	assert.Equal(t, want.stderr, got.stderr, "stderr of %q", args)
+	want := testenv.Run(t.Context(), t, gprof, ".", argv)
+	got := testenv.RunMain(run, argv...)
+	assert.Equal(t, want.Code, got.Code, "exit status of %q", args)
+	assert.Equal(t, want.Stdout, got.Stdout, "stdout of %q", args)
+	assert.Equal(t, want.Stderr, got.Stderr, "stderr of %q", args)
 }
 
 // TestAnnotateAgainstGprof covers -A and -C with their options on a program
 // whose sources are where the debug information says.
 func TestAnnotateAgainstGprof(t *testing.T) {
-	gprof := referenceGprof(t)
+	testenv.Need(t, "gcc")
+	gprof := testenv.Gprof(t)
 	p := buildAnnoProgram(t, false)
 	t.Chdir(p.dir)
 	for _, opts := range [][]string{
@@ -179,7 +180,8 @@ func bbRecord(blocks ...[2]uint64) []byte {
 // TestBasicBlocksAgainstGprof appends hand-made basic-block records to a
 // real profile and compares -l -C and -l -A (and the warning without -l).
 func TestBasicBlocksAgainstGprof(t *testing.T) {
-	gprof := referenceGprof(t)
+	testenv.Need(t, "gcc")
+	gprof := testenv.Gprof(t)
 	p := buildAnnoProgram(t, false)
 	t.Chdir(p.dir)
 	ls := findLineSyms(t, p.prog)
@@ -250,7 +252,8 @@ func TestBasicBlocksAgainstGprof(t *testing.T) {
 // TestSumKeepsBasicBlocks checks that gmon.sum carries the blocks as gprof
 // writes them (per symbol, at most 10 each), and reads back the same.
 func TestSumKeepsBasicBlocks(t *testing.T) {
-	gprof := referenceGprof(t)
+	testenv.Need(t, "gcc")
+	gprof := testenv.Gprof(t)
 	p := buildAnnoProgram(t, false)
 	ls := findLineSyms(t, p.prog)
 	base, err := os.ReadFile(p.gmon)
@@ -270,11 +273,11 @@ func TestSumKeepsBasicBlocks(t *testing.T) {
 	require.NoError(t, os.WriteFile(bb, data, 0o644))
 
 	gnuDir, egDir := t.TempDir(), t.TempDir()
-	want := runGNU(context.Background(), t, gprof, gnuDir, []string{"gprof", "-s", p.prog, bb, bb})
-	require.Equal(t, 0, want.code, want.stderr)
+	want := testenv.Run(t.Context(), t, gprof, gnuDir, []string{"gprof", "-s", p.prog, bb, bb})
+	require.Equal(t, 0, want.Code, want.Stderr)
 	t.Chdir(egDir)
-	got := runEgprof([]string{"gprof", "-s", p.prog, bb, bb})
-	require.Equal(t, 0, got.code, got.stderr)
+	got := testenv.RunMain(run, "gprof", "-s", p.prog, bb, bb)
+	require.Equal(t, 0, got.Code, got.Stderr)
 	gnuSum, err := os.ReadFile(filepath.Join(gnuDir, "gmon.sum"))
 	require.NoError(t, err)
 	egSum, err := os.ReadFile(filepath.Join(egDir, "gmon.sum"))
@@ -290,7 +293,8 @@ func TestSumKeepsBasicBlocks(t *testing.T) {
 // information puts them and checks the search through -I and GPROF_PATH,
 // and the messages for sources that cannot be opened.
 func TestAnnotateSourceSearch(t *testing.T) {
-	gprof := referenceGprof(t)
+	testenv.Need(t, "gcc")
+	gprof := testenv.Gprof(t)
 	t.Run("relative", func(t *testing.T) {
 		p := buildAnnoProgram(t, true)
 		work := t.TempDir()
@@ -344,7 +348,8 @@ func TestAnnotateSourceSearch(t *testing.T) {
 // TestAnnotateSeparateFiles compares the files -y writes in the current
 // directory, and the messages when one cannot be written.
 func TestAnnotateSeparateFiles(t *testing.T) {
-	gprof := referenceGprof(t)
+	testenv.Need(t, "gcc")
+	gprof := testenv.Gprof(t)
 	p := buildAnnoProgram(t, true)
 	cases := []struct {
 		name  string
@@ -384,15 +389,15 @@ func TestAnnotateSeparateFiles(t *testing.T) {
 			if c.setup != nil {
 				c.setup(t)
 			}
-			want := runGNU(context.Background(), t, gprof, gnuDir, args)
+			want := testenv.Run(t.Context(), t, gprof, gnuDir, args)
 			t.Chdir(egDir)
 			if c.setup != nil {
 				c.setup(t)
 			}
-			got := runEgprof(args)
-			assert.Equal(t, want.code, got.code)
-			assert.Equal(t, want.stdout, got.stdout)
-			assert.Equal(t, want.stderr, got.stderr)
+			got := testenv.RunMain(run, args...)
+			assert.Equal(t, want.Code, got.Code)
+			assert.Equal(t, want.Stdout, got.Stdout)
+			assert.Equal(t, want.Stderr, got.Stderr)
 			assert.Equal(t, readDir(t, gnuDir), readDir(t, egDir), "files written")
 		})
 	}
@@ -433,7 +438,8 @@ func readDir(t *testing.T, dir string) map[string]string {
 // their address order (statics come first, a header is inlined at -O2) and
 // checks the order of the annotated files.
 func TestAnnotateFileOrder(t *testing.T) {
-	gprof := referenceGprof(t)
+	testenv.Need(t, "gcc")
+	gprof := testenv.Gprof(t)
 	dir := t.TempDir()
 	files := map[string]string{
 		"h.h": "static inline __attribute__((always_inline)) int addsq(int x)\n{\n\tint y = x * x;\n\treturn y + x;\n}\n",

@@ -5,7 +5,6 @@ import (
 	"github.com/egprof/egprof/internal/atomicfile"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/egprof/egprof/internal/progen"
+	"github.com/egprof/egprof/internal/testenv"
 )
 
 // benchProfile returns the synthetic benchmark profile (20,000 functions,
@@ -21,9 +21,7 @@ import (
 // benchmark when gcc is missing.
 func benchProfile(b *testing.B) progen.SyntheticFiles {
 	b.Helper()
-	if _, err := exec.LookPath("gcc"); err != nil {
-		b.Skip("gcc not on PATH")
-	}
+	testenv.Need(b, "gcc")
 	s := progen.SyntheticProfile(progen.BenchSeed, progen.BenchFuncs, progen.BenchArcs)
 	files, err := s.Build(b.Context(), progen.DefaultBenchDir())
 	require.NoError(b, err)

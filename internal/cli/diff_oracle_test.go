@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/egprof/egprof/internal/progen"
+	"github.com/egprof/egprof/internal/testenv"
 )
 
 // gprofFlatRow is one row of GNU gprof's flat profile.
@@ -26,10 +26,9 @@ type gprofFlatRow struct {
 func gprofFlat(t *testing.T, prog string, gmonFiles ...string) map[string]gprofFlatRow {
 	t.Helper()
 	args := append([]string{"-b", "-p", "--no-demangle", prog}, gmonFiles...)
-	out, err := exec.Command("gprof", args...).Output()
-	require.NoError(t, err, "gprof %v", args)
+	out := testenv.Output(t, testenv.Gprof(t), "", args...)
 	rows := map[string]gprofFlatRow{}
-	for _, line := range strings.Split(string(out), "\n")[5:] {
+	for _, line := range strings.Split(out, "\n")[5:] {
 		if len(line) < 55 {
 			continue
 		}
@@ -93,9 +92,7 @@ func parseImpact(t *testing.T, out string) []impactRow {
 // order. gprof prints seconds to two decimals, so seconds agree to 0.005 per
 // side and differences to 0.01.
 func TestImpactAgainstGprofFlatProfiles(t *testing.T) {
-	if _, err := exec.LookPath("gprof"); err != nil {
-		t.Skip("GNU gprof not installed")
-	}
+	testenv.Need(t, "gprof")
 	type pair struct{ name, plusProg, plusGmon, minusProg, minusGmon string }
 	d := "testdata/progs/"
 	pairs := []pair{
@@ -142,9 +139,9 @@ func checkImpact(t *testing.T, plusProg, plusGmon, minusProg, minusGmon string) 
 	} else {
 		minusProg = plusProg
 	}
-	out, stderr, code := runGolden(args)
-	require.Equal(t, 0, code, stderr)
-	rows := parseImpact(t, out)
+	res := testenv.RunMain(run, append([]string{"gprof"}, args...)...)
+	require.Equal(t, 0, res.Code, res.Stderr)
+	rows := parseImpact(t, res.Stdout)
 	plus := gprofFlat(t, plusProg, plusGmon)
 	minus := gprofFlat(t, minusProg, minusGmon)
 
@@ -187,12 +184,7 @@ func checkImpact(t *testing.T, plusProg, plusGmon, minusProg, minusGmon string) 
 // each program's -O0 build against its -O2 build (two executables), and
 // two runs of the -O0 build (one executable).
 func TestImpactLive(t *testing.T) {
-	if _, err := exec.LookPath("gprof"); err != nil {
-		t.Skip("GNU gprof not installed")
-	}
-	if _, err := exec.LookPath("gcc"); err != nil {
-		t.Skip("gcc not installed")
-	}
+	testenv.Need(t, "gprof", "gcc")
 	for seed := int64(7001); seed < 7005; seed++ {
 		t.Run(strconv.FormatInt(seed, 10), func(t *testing.T) {
 			t.Parallel()

@@ -25,12 +25,13 @@ import (
 	"github.com/egprof/egprof/gmon"
 	"github.com/egprof/egprof/internal/atomicfile"
 	"github.com/egprof/egprof/internal/progen"
+	"github.com/egprof/egprof/internal/testenv"
 	"github.com/egprof/egprof/symtab"
 )
 
 // The end-to-end experiment: testdata/experiment/scale.c, a bulk-synchronous
 // program built with mpicc -pg and run with mpirun (without MPI on the
-// machine, and unless EGPROF_REQUIRE_MPI is set, a plain build whose copies
+// machine, and unless EGPROF_REQUIRE_MPI=1, a plain build whose copies
 // are told their size and rank stands in). It is built -O0 and -O2 and run
 // at 1, 2 and 4 processes with two sizes; each rank writes its own profile
 // (GMON_OUT_PREFIX), listed in the experiment table by a glob per run.
@@ -55,20 +56,16 @@ func expWork(size int) int { return size * size }
 // run, a few processes at a time.
 func runExperimentPrograms(t *testing.T) *experimentFixture {
 	t.Helper()
-	for _, tool := range []string{"gcc", "gprof"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed", tool)
-		}
-	}
+	testenv.Need(t, "gcc", "gprof")
 	if testing.Short() {
 		t.Skip("runs 28 profiled processes")
 	}
 	fx := &experimentFixture{dir: t.TempDir(), prog: map[string]string{}, files: map[string]map[int]map[int][]string{}}
 	src, err := filepath.Abs("testdata/experiment/scale.c")
 	require.NoError(t, err)
-	useMPI := mpiAvailable()
-	if !useMPI && os.Getenv("EGPROF_REQUIRE_MPI") != "" {
-		t.Fatal("EGPROF_REQUIRE_MPI is set but mpicc or mpirun is missing")
+	useMPI := testenv.Has("mpicc", "mpirun")
+	if !useMPI && testenv.RequireMPI() {
+		t.Fatalf("mpicc or mpirun not on PATH (%s=1)", testenv.RequireMPIVar)
 	}
 	for _, b := range expBuild {
 		fx.prog[b] = filepath.Join(fx.dir, "prog-"+b)
@@ -158,23 +155,6 @@ func runExperimentPrograms(t *testing.T) *experimentFixture {
 	return fx
 }
 
-// mpiAvailable reports whether Open MPI's mpicc and mpirun are installed.
-func mpiAvailable() bool {
-	for _, tool := range []string{"mpicc", "mpirun"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			return false
-		}
-	}
-	return true
-}
-
-// expRun runs egprof in-process.
-func expRun(args ...string) (stdout, stderr string, code int) {
-	var o, e bytes.Buffer
-	code = run(append([]string{"egprof"}, args...), strings.NewReader(""), &o, &e)
-	return o.String(), e.String(), code
-}
-
 // tsvTables splits --format=tsv output into its tables, keyed by the name
 // of their first column.
 func tsvTables(t *testing.T, out string) map[string][]map[string]string {
@@ -209,10 +189,9 @@ func expNum(t *testing.T, s string) float64 {
 // seconds of the flat profile's last line (0 without samples).
 func gprofTotal(t *testing.T, prog, gmonFile string) float64 {
 	t.Helper()
-	out, err := exec.Command("gprof", "-b", "-p", prog, gmonFile).Output()
-	require.NoError(t, err)
+	out := testenv.Output(t, testenv.Gprof(t), "", "-b", "-p", prog, gmonFile)
 	total := 0.0
-	for _, line := range strings.Split(string(out), "\n")[5:] {
+	for _, line := range strings.Split(out, "\n")[5:] {
 		if f := strings.Fields(line); len(f) >= 3 {
 			total = expNum(t, f[1])
 		}
@@ -241,9 +220,9 @@ func TestExperimentEndToEnd(t *testing.T) {
 	fx := runExperimentPrograms(t)
 
 	t.Run("PERDAC over build", func(t *testing.T) {
-		out, stderr, code := expRun("--experiment="+fx.table, "--over=build", "--threshold=0", "--format=tsv")
-		require.Equal(t, 0, code, stderr)
-		rows := tsvTables(t, out)["over"]
+		res := testenv.RunMain(run, "egprof", "--experiment="+fx.table, "--over=build", "--threshold=0", "--format=tsv")
+		require.Equal(t, 0, res.Code, res.Stderr)
+		rows := tsvTables(t, res.Stdout)["over"]
 		require.NotEmpty(t, rows)
 		// Independently: every rank profile's flat profile, by gprof.
 		type key struct {
@@ -314,9 +293,9 @@ func TestExperimentEndToEnd(t *testing.T) {
 	})
 
 	t.Run("SCALA and range comparison", func(t *testing.T) {
-		out, stderr, code := expRun("--experiment="+fx.table, "--compare-dim=build", "--format=tsv")
-		require.Equal(t, 0, code, stderr)
-		tables := tsvTables(t, out)
+		res := testenv.RunMain(run, "egprof", "--experiment="+fx.table, "--compare-dim=build", "--format=tsv")
+		require.Equal(t, 0, res.Code, res.Stderr)
+		tables := tsvTables(t, res.Stdout)
 		runs := tables["combination"]
 		require.Len(t, runs, len(expBuild)*len(expSizes)*len(expProcs), "one run per build, work and process count")
 		// The time of a run is its slowest rank's total, by gprof.
@@ -422,8 +401,9 @@ func TestExperimentEndToEnd(t *testing.T) {
 
 	t.Run("text report and plots", func(t *testing.T) {
 		plots := filepath.Join(fx.dir, "plots")
-		out, stderr, code := expRun("--experiment="+fx.table, "--compare-dim=build", "--predict=16", "--plots="+plots)
-		require.Equal(t, 0, code, stderr)
+		res := testenv.RunMain(run, "egprof", "--experiment="+fx.table, "--compare-dim=build", "--predict=16", "--plots="+plots)
+		require.Equal(t, 0, res.Code, res.Stderr)
+		out := res.Stdout
 		for _, want := range []string{"Isospeed scalability (SCALA) for build=O0", "psi(p, p')", "Range comparison over build", "at p=16"} {
 			assert.Contains(t, out, want)
 		}
@@ -452,9 +432,9 @@ func TestExperimentEndToEnd(t *testing.T) {
 
 	t.Run("runs quick form", func(t *testing.T) {
 		files := fx.files["O0"][expWork(expSizes[1])][4]
-		out, stderr, code := expRun(append([]string{"-b", "--runs", fx.prog["O0"]}, files...)...)
-		require.Equal(t, 0, code, stderr)
-		assert.True(t, strings.HasPrefix(out, "Statistics over run (PERDAC)\n\n"), out)
+		res := testenv.RunMain(run, append([]string{"egprof", "-b", "--runs", fx.prog["O0"]}, files...)...)
+		require.Equal(t, 0, res.Code, res.Stderr)
+		assert.True(t, strings.HasPrefix(res.Stdout, "Statistics over run (PERDAC)\n\n"), res.Stdout)
 	})
 }
 
@@ -504,11 +484,11 @@ func TestExperimentErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			out, stderr, code := expRun(tc.args...)
-			assert.Equal(t, 1, code)
-			assert.Empty(t, out, "nothing is written on error")
-			assert.Contains(t, stderr, tc.want)
-			assert.NotContains(t, stderr, "panic")
+			res := testenv.RunMain(run, append([]string{"egprof"}, tc.args...)...)
+			assert.Equal(t, 1, res.Code)
+			assert.Empty(t, res.Stdout, "nothing is written on error")
+			assert.Contains(t, res.Stderr, tc.want)
+			assert.NotContains(t, res.Stderr, "panic")
 			_, err := os.Stat(plots)
 			assert.True(t, os.IsNotExist(err), "no plot directory on error")
 		})
@@ -531,9 +511,7 @@ const (
 // (dimensions run and, from the file names, rank).
 func benchExperiment(b *testing.B, runs int) (binary, table string, files []string) {
 	b.Helper()
-	if _, err := exec.LookPath("gcc"); err != nil {
-		b.Skip("gcc not on PATH")
-	}
+	testenv.Need(b, "gcc")
 	base, err := progen.SyntheticProfile(11, benchExpFuncs, benchExpArcs).Build(b.Context(), progen.DefaultBenchDir())
 	require.NoError(b, err)
 	dir := filepath.Join(progen.DefaultBenchDir(), fmt.Sprintf("experiment-v1-f%d-a%d-r%dx%d", benchExpFuncs, benchExpArcs, benchExpRuns, benchExpRanks))
@@ -654,12 +632,8 @@ func measureCommand(b *testing.B, dir string, name string, args ...string) (wall
 // files (gprof-s, gprof-cpu-s, gprof-MB). The statistics' memory does not
 // grow with the runs.
 func BenchmarkExperimentOverRun(b *testing.B) {
-	if _, err := exec.LookPath("gprof"); err != nil {
-		b.Skip("GNU gprof not installed")
-	}
-	exe := filepath.Join(b.TempDir(), "egprof")
-	out, err := exec.Command("go", "build", "-o", exe, ".").CombinedOutput()
-	require.NoError(b, err, "%s", out)
+	testenv.Need(b, "gprof")
+	exe := testenv.EgprofBinary(b)
 	for _, runs := range []int{50, benchExpRuns} {
 		b.Run(fmt.Sprintf("runs=%d", runs), func(b *testing.B) {
 			binary, table, files := benchExperiment(b, runs)

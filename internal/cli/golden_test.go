@@ -2,15 +2,14 @@ package cli
 
 import (
 	"bufio"
-	"bytes"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/egprof/egprof/internal/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -86,26 +85,6 @@ func expandCase(words, prog, gmon1, gmon2 string) []string {
 	return out
 }
 
-func goldenPrograms(t *testing.T) []string {
-	dirs, err := filepath.Glob("testdata/progs/*")
-	require.NoError(t, err)
-	dirs = append([]string{"testdata/demo"}, dirs...)
-	var out []string
-	for _, d := range dirs {
-		if _, err := os.Stat(filepath.Join(d, "prog")); err == nil {
-			out = append(out, d)
-		}
-	}
-	require.NotEmpty(t, out)
-	return out
-}
-
-func runGolden(args []string) (stdout, stderr string, code int) {
-	var o, e bytes.Buffer
-	code = run(append([]string{"gprof"}, args...), strings.NewReader(""), &o, &e)
-	return o.String(), e.String(), code
-}
-
 func readGolden(t *testing.T, file string) string {
 	t.Helper()
 	b, err := os.ReadFile(file)
@@ -136,7 +115,7 @@ func TestGoldens(t *testing.T) {
 	require.NotEmpty(t, global)
 	root, err := os.Getwd()
 	require.NoError(t, err)
-	for _, dir := range goldenPrograms(t) {
+	for _, dir := range testenv.Programs(t) {
 		base := filepath.Base(dir)
 		gdir := filepath.Join("testdata/golden", base)
 		for _, c := range programCases(t, global, dir) {
@@ -157,14 +136,14 @@ func TestGoldens(t *testing.T) {
 					checkSumCase(t, root, dir, c, wantRC, filepath.Join(root, gdir, c.name+".readback.out"))
 				case strings.HasPrefix(c.name, "full"):
 					args := expandCase(c.args, dir+"/prog", dir+"/gmon.out", dir+"/gmon2.out")
-					got, _, code := runGolden(args)
-					assert.Equal(t, wantRC, code, "exit status")
-					checkFullStructure(t, got, want, gdir, c)
+					got := testenv.RunMain(run, append([]string{"gprof"}, args...)...)
+					assert.Equal(t, wantRC, got.Code, "exit status")
+					checkFullStructure(t, got.Stdout, want, gdir, c)
 				default:
 					args := expandCase(c.args, dir+"/prog", dir+"/gmon.out", dir+"/gmon2.out")
-					got, stderr, code := runGolden(args)
-					assert.Equal(t, wantRC, code, "exit status; stderr: %s", stderr)
-					assert.Equal(t, want, got, "gprof %s", strings.Join(args, " "))
+					got := testenv.RunMain(run, append([]string{"gprof"}, args...)...)
+					assert.Equal(t, wantRC, got.Code, "exit status; stderr: %s", got.Stderr)
+					assert.Equal(t, want, got.Stdout, "gprof %s", strings.Join(args, " "))
 				}
 			})
 		}
@@ -177,23 +156,21 @@ func TestGoldens(t *testing.T) {
 func checkSumCase(t *testing.T, root, dir string, c goldenCase, wantRC int, readbackGolden string) {
 	abs := func(f string) string { return filepath.Join(root, dir, f) }
 	t.Chdir(t.TempDir())
-	_, stderr, code := runGolden(expandCase(c.args, abs("prog"), abs("gmon.out"), abs("gmon2.out")))
-	require.Equal(t, wantRC, code, "exit status; stderr: %s", stderr)
+	sum := testenv.RunMain(run, append([]string{"gprof"}, expandCase(c.args, abs("prog"), abs("gmon.out"), abs("gmon2.out"))...)...)
+	require.Equal(t, wantRC, sum.Code, "exit status; stderr: %s", sum.Stderr)
 	if wantRC != 0 {
 		return
 	}
 	want := readGolden(t, readbackGolden)
 	rb := expandCase(c.readback, abs("prog"), abs("gmon.out"), abs("gmon2.out"))
-	got, _, code := runGolden(rb)
-	require.Equal(t, 0, code)
-	assert.Equal(t, want, got, "egprof reading egprof's gmon.sum")
-	if _, err := exec.LookPath("gprof"); err != nil {
-		t.Log("GNU gprof not installed; skipping its reading of egprof's gmon.sum")
+	got := testenv.RunMain(run, append([]string{"gprof"}, rb...)...)
+	require.Equal(t, 0, got.Code)
+	assert.Equal(t, want, got.Stdout, "egprof reading egprof's gmon.sum")
+	if !testenv.Has("gprof") {
+		t.Log("gprof not on PATH; skipping its reading of egprof's gmon.sum")
 		return
 	}
-	out, err := exec.Command("gprof", rb...).Output()
-	require.NoError(t, err)
-	assert.Equal(t, want, string(out), "GNU gprof reading egprof's gmon.sum")
+	assert.Equal(t, want, testenv.Output(t, testenv.Gprof(t), "", rb...), "GNU gprof reading egprof's gmon.sum")
 }
 
 // checkFullStructure checks a report with explanations: without them it

@@ -1,14 +1,10 @@
 package cli
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/egprof/egprof/internal/progen"
+	"github.com/egprof/egprof/internal/testenv"
 )
 
 // Defaults of the live differential test; EGPROF_LIVE_SEED and
@@ -60,23 +57,6 @@ func liveBuildOptions(seed int64) progen.BuildOptions {
 	}
 }
 
-// referenceGprof returns the GNU gprof to compare with, skipping the test
-// when gcc or gprof is not on PATH.
-func referenceGprof(t *testing.T) string {
-	t.Helper()
-	if _, err := exec.LookPath("gcc"); err != nil {
-		t.Skip("gcc not on PATH")
-	}
-	p, err := exec.LookPath("gprof")
-	if err != nil {
-		t.Skip("gprof not on PATH")
-	}
-	if _, err := os.Stat("/usr/bin/gprof"); err == nil {
-		return "/usr/bin/gprof"
-	}
-	return p
-}
-
 // envInt64 returns the integer in environment variable name, or def.
 func envInt64(t *testing.T, name string, def int64) int64 {
 	t.Helper()
@@ -87,48 +67,6 @@ func envInt64(t *testing.T, name string, def int64) int64 {
 	v, err := strconv.ParseInt(s, 10, 64)
 	require.NoError(t, err, "bad %s", name)
 	return v
-}
-
-// cmdResult is what one gprof invocation produced.
-type cmdResult struct {
-	stdout, stderr string
-	code           int
-}
-
-// runGNU runs GNU gprof (at path) with argv (argv[0] is passed as is, so
-// that messages name the same program as egprof's) in dir.
-func runGNU(ctx context.Context, t *testing.T, path, dir string, argv []string, env ...string) cmdResult {
-	t.Helper()
-	cmd := exec.CommandContext(ctx, path, argv[1:]...)
-	cmd.Args[0] = argv[0]
-	cmd.Dir = dir
-	if len(env) > 0 {
-		cmd.Env = append(os.Environ(), env...)
-	}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	if ee, ok := errors.AsType[*exec.ExitError](err); ok && ee.Exited() {
-		code = ee.ExitCode()
-	} else {
-		require.NoError(t, err, "running %s %q", path, argv)
-	}
-	return cmdResult{stdout.String(), stderr.String(), code}
-}
-
-// runEgprof calls run in-process. A panic is turned into exit status -1
-// and a message on stderr, so that one bad program does not take the whole
-// test binary down.
-func runEgprof(argv []string) (res cmdResult) {
-	var stdout, stderr bytes.Buffer
-	defer func() {
-		if r := recover(); r != nil {
-			res = cmdResult{stdout.String(), fmt.Sprintf("%s\nPANIC: %v\n%s", stderr.String(), r, debug.Stack()), -1}
-		}
-	}()
-	code := run(argv, strings.NewReader(""), &stdout, &stderr)
-	return cmdResult{stdout.String(), stderr.String(), code}
 }
 
 // diffExcerpt returns a unified-diff-like excerpt around the first
@@ -193,14 +131,14 @@ func countLines(s string) int {
 }
 
 // compareResults asserts that egprof's result equals GNU gprof's.
-func compareResults(t *testing.T, what string, want, got cmdResult) {
+func compareResults(t *testing.T, what string, want, got testenv.Result) {
 	t.Helper()
-	assert.Equal(t, want.code, got.code, "%s: exit status differs (stderr: gprof %q, egprof %q)", what, want.stderr, got.stderr)
-	if want.stdout != got.stdout {
-		assert.Fail(t, what+": stdout differs", diffExcerpt(want.stdout, got.stdout))
+	assert.Equal(t, want.Code, got.Code, "%s: exit status differs (stderr: gprof %q, egprof %q)", what, want.Stderr, got.Stderr)
+	if want.Stdout != got.Stdout {
+		assert.Fail(t, what+": stdout differs", diffExcerpt(want.Stdout, got.Stdout))
 	}
-	if want.stderr != got.stderr {
-		assert.Fail(t, what+": stderr differs", diffExcerpt(want.stderr, got.stderr))
+	if want.Stderr != got.Stderr {
+		assert.Fail(t, what+": stderr differs", diffExcerpt(want.Stderr, got.Stderr))
 	}
 }
 
@@ -213,7 +151,8 @@ func compareResults(t *testing.T, what string, want, got cmdResult) {
 // EGPROF_LIVE_N the number of programs, and EGPROF_LIVE_KEEP a directory in
 // which to keep each program's files (seed-N/) instead of a temporary one.
 func TestLiveAgainstGprof(t *testing.T) {
-	gprof := referenceGprof(t)
+	testenv.Need(t, "gcc")
+	gprof := testenv.Gprof(t)
 	base := envInt64(t, "EGPROF_LIVE_SEED", defaultLiveSeed)
 	n := envInt64(t, "EGPROF_LIVE_N", defaultLiveN)
 	keep := os.Getenv("EGPROF_LIVE_KEEP")
@@ -246,8 +185,8 @@ func TestLiveAgainstGprof(t *testing.T) {
 					continue
 				}
 				argv := append(append([]string{"gprof"}, set.args...), bin, gmon)
-				want := runGNU(ctx, t, gprof, dir, argv)
-				got := runEgprof(argv)
+				want := testenv.Run(ctx, t, gprof, dir, argv)
+				got := testenv.RunMain(run, argv...)
 				compareResults(t, fmt.Sprintf("gprof %s (%s)", strings.Join(set.args, " "), repro), want, got)
 			}
 		})
@@ -258,22 +197,12 @@ func TestLiveAgainstGprof(t *testing.T) {
 // a symlink at the front of PATH, and checks that shell pipelines typical of
 // user scripts print the same as with GNU gprof in its place.
 func TestGprofSymlink(t *testing.T) {
-	gprof := referenceGprof(t)
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go not on PATH")
-	}
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("bash not on PATH")
-	}
+	testenv.Need(t, "gcc")
+	gprof := testenv.Gprof(t)
+	bash := testenv.Tool(t, "bash")
 	ctx := t.Context()
 	tmp := t.TempDir()
-
-	egprof := filepath.Join(tmp, "egprof")
-	build := exec.CommandContext(ctx, goTool, "build", "-o", egprof, ".")
-	out, err := build.CombinedOutput()
-	require.NoError(t, err, "go build: %s", out)
+	egprof := testenv.EgprofBinary(t)
 
 	egDir, gnuDir, work := filepath.Join(tmp, "egbin"), filepath.Join(tmp, "gnubin"), filepath.Join(tmp, "work")
 	for _, d := range []string{egDir, gnuDir, work} {
@@ -285,7 +214,7 @@ func TestGprofSymlink(t *testing.T) {
 	// A -g build with cycles, a comparator and unused functions.
 	const seed = 20240603
 	prog := progen.MustGenerate(seed)
-	_, err = prog.Build(ctx, work, progen.BuildOptions{Opt: "-O0", Debug: true})
+	_, err := prog.Build(ctx, work, progen.BuildOptions{Opt: "-O0", Debug: true})
 	require.NoError(t, err)
 	_, err = progen.RunForProfile(ctx, work, filepath.Join(work, "prog"))
 	require.NoError(t, err)
@@ -302,20 +231,8 @@ func TestGprofSymlink(t *testing.T) {
 		`cat gmon.out | gprof -b -p ./prog - | head -8`,
 	}
 	pathEnv := os.Getenv("PATH")
-	runIn := func(binDir, script string) cmdResult {
-		cmd := exec.CommandContext(ctx, bash, "-c", script)
-		cmd.Dir = work
-		cmd.Env = append(os.Environ(), "PATH="+binDir+string(os.PathListSeparator)+pathEnv)
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		err := cmd.Run()
-		code := 0
-		if ee, ok := errors.AsType[*exec.ExitError](err); ok {
-			code = ee.ExitCode()
-		} else {
-			require.NoError(t, err, "bash -c %q", script)
-		}
-		return cmdResult{stdout.String(), stderr.String(), code}
+	runIn := func(binDir, script string) testenv.Result {
+		return testenv.Run(ctx, t, bash, work, []string{"bash", "-c", script}, "PATH="+binDir+string(os.PathListSeparator)+pathEnv)
 	}
 	for _, script := range pipelines {
 		want := runIn(gnuDir, script)

@@ -3,6 +3,8 @@ package cli
 import (
 	"os"
 	"testing"
+
+	"github.com/egprof/egprof/internal/testenv"
 )
 
 // TestMain runs the tests from the repository's root: the test programs'
@@ -12,5 +14,5 @@ func TestMain(m *testing.M) {
 	if err := os.Chdir("../.."); err != nil {
 		panic(err)
 	}
-	os.Exit(m.Run())
+	os.Exit(testenv.Main(m))
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/egprof/egprof/internal/progen"
+	"github.com/egprof/egprof/internal/testenv"
 	"github.com/egprof/egprof/symtab"
 )
 
@@ -38,14 +39,6 @@ func deterministicMalloc() []string {
 // -r print the same chain forever.
 const gnuTimeout = time.Minute
 
-// runGNUEnv is runGNU with extra environment variables.
-func runGNUEnv(t *testing.T, path, dir string, argv, env []string) cmdResult {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), gnuTimeout)
-	defer cancel()
-	return runGNU(ctx, t, path, dir, argv, env...)
-}
-
 // orderingCase is one command line compared between GNU gprof and egprof.
 type orderingCase struct {
 	name string
@@ -59,8 +52,10 @@ func compareCases(t *testing.T, gprof string, cases []orderingCase) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			argv := append([]string{"gprof"}, c.args...)
-			want := runGNUEnv(t, gprof, t.TempDir(), argv, c.env)
-			got := runEgprof(argv)
+			ctx, cancel := context.WithTimeout(t.Context(), gnuTimeout)
+			defer cancel()
+			want := testenv.Run(ctx, t, gprof, t.TempDir(), argv, c.env...)
+			got := testenv.RunMain(run, argv...)
 			compareResults(t, "gprof "+strings.Join(c.args, " "), want, got)
 		})
 	}
@@ -222,7 +217,8 @@ func reverseLines(s string) string {
 // programs and on the checked-in test programs, with symspecs whose
 // FROM/TO arcs take part in the placement.
 func TestFunctionOrderingAgainstGprof(t *testing.T) {
-	gprof := referenceGprof(t)
+	testenv.Need(t, "gcc")
+	gprof := testenv.Gprof(t)
 
 	hubs := []struct {
 		name                  string
@@ -306,7 +302,7 @@ func TestFunctionOrderingAgainstGprof(t *testing.T) {
 	t.Run("testdata", func(t *testing.T) {
 		root, err := os.Getwd()
 		require.NoError(t, err)
-		for _, dir := range goldenPrograms(t) {
+		for _, dir := range testenv.Programs(t) {
 			t.Run(filepath.Base(dir), func(t *testing.T) {
 				t.Parallel()
 				prog := filepath.Join(root, dir, "prog")
@@ -336,7 +332,8 @@ func TestFunctionOrderingAgainstGprof(t *testing.T) {
 // files with mapping files made by nm -A in several ways, and the
 // mapping-file errors.
 func TestFileOrderingAgainstGprof(t *testing.T) {
-	gprof := referenceGprof(t)
+	testenv.Need(t, "gcc")
+	gprof := testenv.Gprof(t)
 	builds := []struct {
 		name            string
 		cflags, ldflags []string
@@ -430,21 +427,22 @@ func TestFileOrderingAgainstGprof(t *testing.T) {
 			{"no-space", "f00.o:entry_0\n", "unable to parse mapping file %s: line 1 has no space before a function name"},
 		} {
 			p := writeFile(t, dir, m.name+".map", m.text)
-			got := runEgprof([]string{"gprof", "-b", "-R", p, b.prog, b.gmon})
-			assert.Equal(t, 1, got.code)
-			assert.Equal(t, "gprof: "+fmt.Sprintf(m.want, p)+"\n", got.stderr)
-			assert.Empty(t, got.stdout)
+			got := testenv.RunMain(run, "gprof", "-b", "-R", p, b.prog, b.gmon)
+			assert.Equal(t, 1, got.Code)
+			assert.Equal(t, "gprof: "+fmt.Sprintf(m.want, p)+"\n", got.Stderr)
+			assert.Empty(t, got.Stdout)
 		}
-		got := runEgprof([]string{"gprof", "-b", "-R", dir, b.prog, b.gmon})
-		assert.Equal(t, 1, got.code, "gprof never finishes reading a directory")
-		assert.Contains(t, got.stderr, "could not read mapping file "+dir)
+		got := testenv.RunMain(run, "gprof", "-b", "-R", dir, b.prog, b.gmon)
+		assert.Equal(t, 1, got.Code, "gprof never finishes reading a directory")
+		assert.Contains(t, got.Stderr, "could not read mapping file "+dir)
 	})
 }
 
 // TestExternalSymbolsAgainstGprof compares -S with symbol files made by
 // nm and by hand, and its errors.
 func TestExternalSymbolsAgainstGprof(t *testing.T) {
-	gprof := referenceGprof(t)
+	testenv.Need(t, "gcc")
+	gprof := testenv.Gprof(t)
 	dir := t.TempDir()
 	b := buildAndRun(t, dir, multiObject(5), []string{"-g"}, nil)
 

@@ -5,7 +5,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -19,6 +18,7 @@ import (
 	"github.com/egprof/egprof/callgraph"
 	"github.com/egprof/egprof/diff"
 	"github.com/egprof/egprof/gmon"
+	"github.com/egprof/egprof/internal/testenv"
 	"github.com/egprof/egprof/render/pprof"
 	"github.com/egprof/egprof/symtab"
 )
@@ -26,48 +26,6 @@ import (
 // The end-to-end checks of --pprof run the real pprof (go tool pprof, which
 // ships with Go) on egprof's exports and compare what it shows with the
 // reports of GNU gprof (its recorded goldens) and of egprof.
-
-// ppGoTool returns the go command (from PATH, else from $GOROOT), skipping
-// the test without it.
-func ppGoTool(t *testing.T) string {
-	t.Helper()
-	if g, err := exec.LookPath("go"); err == nil {
-		return g
-	}
-	if root := os.Getenv("GOROOT"); root != "" {
-		if g := filepath.Join(root, "bin", "go"); ppFileExists(g) {
-			return g
-		}
-	}
-	t.Skip("no go command: go tool pprof is needed")
-	return ""
-}
-
-// ppFileExists reports whether path names an existing file.
-func ppFileExists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
-}
-
-// ppRunPProf runs go tool pprof with args and returns its standard output.
-func ppRunPProf(t *testing.T, args ...string) string {
-	t.Helper()
-	cmd := exec.Command(ppGoTool(t), append([]string{"tool", "pprof"}, args...)...)
-	var out, errs bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errs
-	require.NoError(t, cmd.Run(), "go tool pprof %v: %s", args, errs.String())
-	return out.String()
-}
-
-// ppRunEgprof runs egprof with args and returns its standard output.
-func ppRunEgprof(t *testing.T, args ...string) string {
-	t.Helper()
-	var out, errs bytes.Buffer
-	code := run(append([]string{"gprof"}, args...), strings.NewReader(""), &out, &errs)
-	require.Zero(t, code, "egprof %v: %s", args, errs.String())
-	require.Empty(t, errs.String())
-	return out.String()
-}
 
 // ppTopRowValues is one function as pprof -top shows it: flat and cum in the
 // sample type's unit (milliseconds for cpu, with -unit=ms).
@@ -80,7 +38,7 @@ var ppTopRow = regexp.MustCompile(`^\s*(\S+)\s+\S+\s+\S+\s+(\S+)\s+\S+\s+(.+)$`)
 // rows by name.
 func ppTop(t *testing.T, sampleType string, args ...string) map[string]ppTopRowValues {
 	t.Helper()
-	out := ppRunPProf(t, append([]string{"-top", "-nodecount=1000", "-nodefraction=0", "-edgefraction=0", "-unit=ms", "-sample_index=" + sampleType}, args...)...)
+	out := testenv.Output(t, testenv.GoTool(t), "", append([]string{"tool", "pprof", "-top", "-nodecount=1000", "-nodefraction=0", "-edgefraction=0", "-unit=ms", "-sample_index=" + sampleType}, args...)...)
 	rows := map[string]ppTopRowValues{}
 	header := false
 	for _, line := range strings.Split(out, "\n") {
@@ -138,7 +96,7 @@ var (
 // ppRaw runs pprof -raw on the export and reads it.
 func ppRaw(t *testing.T, file string) ppRawProfile {
 	t.Helper()
-	out := ppRunPProf(t, "-raw", file)
+	out := testenv.Output(t, testenv.GoTool(t), "", "tool", "pprof", "-raw", file)
 	var r ppRawProfile
 	var stacks [][]string
 	locs := map[string]string{}
@@ -285,14 +243,14 @@ const (
 // golden; for gmon2.out egprof's own (which the goldens tests hold to
 // gprof's).
 func TestPProfExportAgainstGprof(t *testing.T) {
-	ppGoTool(t)
-	for _, dir := range goldenPrograms(t) {
+	testenv.GoTool(t)
+	for _, dir := range testenv.Programs(t) {
 		for _, gm := range []string{"gmon.out", "gmon2.out"} {
 			t.Run(filepath.Base(dir)+"/"+gm, func(t *testing.T) {
 				t.Parallel()
 				prog, gmonFile := filepath.Join(dir, "prog"), filepath.Join(dir, gm)
 				file := filepath.Join(t.TempDir(), "cpu.pb.gz")
-				report := ppRunEgprof(t, "-b", "--pprof="+file, prog, gmonFile)
+				report := testenv.RunMain(run, "gprof", "-b", "--pprof="+file, prog, gmonFile).OK(t)
 				if gm == "gmon.out" {
 					golden := readGolden(t, filepath.Join("testdata/golden", filepath.Base(dir), "default.out"))
 					require.Equal(t, golden, report, "--pprof leaves the report alone")
@@ -409,11 +367,10 @@ func ppCheckSingleExport(t *testing.T, want map[string][]*ppGprofFunc, file, pro
 		assert.InDelta(t, rawFlat[name]/1e6, r.flat, ppPrintedMilli, "%s: -raw flat", name)
 		assert.InDelta(t, rawCum[name]/1e6, r.cum, ppPrintedMilli, "%s: -raw cum", name)
 	}
-	if readelf, err := exec.LookPath("readelf"); err == nil {
-		notes, err := exec.Command(readelf, "-n", prog).Output()
-		require.NoError(t, err)
-		if m := regexp.MustCompile(`Build ID: ([0-9a-f]+)`).FindSubmatch(notes); m != nil {
-			assert.Equal(t, string(m[1]), raw.buildID, "build ID")
+	if testenv.Has("readelf") {
+		notes := testenv.Output(t, "readelf", "", "-n", prog)
+		if m := regexp.MustCompile(`Build ID: ([0-9a-f]+)`).FindStringSubmatch(notes); m != nil {
+			assert.Equal(t, m[1], raw.buildID, "build ID")
 		}
 	}
 }
@@ -472,7 +429,7 @@ var ppDiffPairs = []struct{ name, plusProg, plusGmon, minusGmon, minusExe string
 // all in pprof. It also checks that pprof's own -diff_base over two single
 // exports shows the same flat values.
 func TestPProfDiffExportAgainstImpact(t *testing.T) {
-	ppGoTool(t)
+	testenv.GoTool(t)
 	for _, pr := range ppDiffPairs {
 		t.Run(pr.name, func(t *testing.T) {
 			t.Parallel()
@@ -484,7 +441,7 @@ func TestPProfDiffExportAgainstImpact(t *testing.T) {
 				args = append(args, "--diff-exe="+pr.minusExe)
 				minusProg = pr.minusExe
 			}
-			impact := ppParseImpactTable(t, ppRunEgprof(t, args...))
+			impact := ppParseImpactTable(t, testenv.RunMain(run, append([]string{"gprof"}, args...)...).OK(t))
 			cpu := ppTop(t, "cpu", file)
 			calls := ppTop(t, "calls", file)
 			flat := map[string]float64{}
@@ -507,8 +464,8 @@ func TestPProfDiffExportAgainstImpact(t *testing.T) {
 
 			// The same view from two single exports and pprof's -diff_base.
 			plusFile, minusFile := filepath.Join(tmp, "plus.pb.gz"), filepath.Join(tmp, "minus.pb.gz")
-			ppRunEgprof(t, "-b", "-p", "--pprof="+plusFile, pr.plusProg, pr.plusGmon)
-			ppRunEgprof(t, "-b", "-p", "--pprof="+minusFile, minusProg, pr.minusGmon)
+			testenv.RunMain(run, "gprof", "-b", "-p", "--pprof="+plusFile, pr.plusProg, pr.plusGmon).OK(t)
+			testenv.RunMain(run, "gprof", "-b", "-p", "--pprof="+minusFile, minusProg, pr.minusGmon).OK(t)
 			based := ppTop(t, "cpu", "-diff_base="+minusFile, plusFile)
 			for name, r := range cpu {
 				if r.flat != 0 {
@@ -551,15 +508,13 @@ func TestPProfOutputFile(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var stderr bytes.Buffer
-			code := run([]string{"gprof", "-P", "-Q", "--pprof=" + tc.path, "testdata/demo/prog", "testdata/demo/gmon.out"},
-				strings.NewReader(""), io.Discard, &stderr)
-			require.Equal(t, tc.wantCode, code, stderr.String())
+			res := testenv.RunMain(run, "gprof", "-P", "-Q", "--pprof="+tc.path, "testdata/demo/prog", "testdata/demo/gmon.out")
+			require.Equal(t, tc.wantCode, res.Code, res.Stderr)
 			if tc.wantCode != 0 {
-				assert.Contains(t, stderr.String(), "--pprof="+tc.path+": ")
+				assert.Contains(t, res.Stderr, "--pprof="+tc.path+": ")
 				return
 			}
-			assert.Empty(t, stderr.String())
+			assert.Empty(t, res.Stderr)
 			f, err := os.Open(tc.path)
 			require.NoError(t, err)
 			defer f.Close()

@@ -19,35 +19,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/egprof/egprof/internal/testenv"
 	"github.com/egprof/egprof/ranks"
 	"github.com/egprof/egprof/render/charts"
 )
-
-// rankRun runs egprof's command line in-process.
-func rankRun(t *testing.T, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code = run(append([]string{"egprof"}, args...), strings.NewReader(""), &out, &errb)
-	return out.String(), errb.String(), code
-}
-
-// rankNeedGprof skips a test when GNU gprof is not installed.
-func rankNeedGprof(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("gprof"); err != nil {
-		t.Skip("GNU gprof not on PATH")
-	}
-}
-
-// rankGprof runs GNU gprof.
-func rankGprof(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("gprof", args...)
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	require.NoError(t, err, "gprof %v", args)
-	return string(out)
-}
 
 // rankCopies copies a test program's two profiles under per-rank names
 // (gmon.rank0.100, gmon.rank1.101) into a new directory with the program.
@@ -86,18 +61,19 @@ func rankInDir(t *testing.T, dir string, args ...string) (string, string, int) {
 		}
 		abs[i] = a
 	}
-	return rankRun(t, abs...)
+	res := testenv.RunMain(run, append([]string{"egprof"}, abs...)...)
+	return res.Stdout, res.Stderr, res.Code
 }
 
 // With --ranks the classic sections are GNU gprof's for the summed files,
 // byte for byte, and the rank analysis follows.
 func TestRanksClassicSectionsAreGprofs(t *testing.T) {
-	rankNeedGprof(t)
+	testenv.Need(t, "gprof")
 	for _, prog := range []string{"ranks", "cycles", "recursion"} {
 		dir, files := rankCopies(t, prog)
 		for _, opts := range [][]string{{"-b"}, {"-b", "-p"}, {"-b", "-q"}, {"-b", "-z"}, {"-b", "-pmain"}} {
 			args := append(append([]string{}, opts...), append([]string{"prog"}, files...)...)
-			want := rankGprof(t, dir, args...)
+			want := testenv.Output(t, testenv.Gprof(t), dir, args...)
 			got, stderr, code := rankInDir(t, dir, append([]string{"--ranks"}, args...)...)
 			require.Zero(t, code, stderr)
 			require.True(t, strings.HasPrefix(got, want), "%s %v: classic part differs from gprof", prog, opts)
@@ -133,7 +109,7 @@ func TestRanksAnalysisOnly(t *testing.T) {
 // command line give the summary and the analysis of all the files, and
 // the flat profile of the summed files.
 func TestRanksSummaryWorkflow(t *testing.T) {
-	rankNeedGprof(t)
+	testenv.Need(t, "gprof")
 	dir, files := rankCopies(t, "ranks")
 	run := func(args ...string) string {
 		out, stderr, code := rankInDir(t, dir, args...)
@@ -156,7 +132,7 @@ func TestRanksSummaryWorkflow(t *testing.T) {
 	assert.JSONEq(t, fromFiles, fromSums)
 	assert.JSONEq(t, fromFiles, mixed)
 
-	want := rankGprof(t, dir, "-b", "-p", "prog", files[0], files[1])
+	want := testenv.Output(t, testenv.Gprof(t), dir, "-b", "-p", "prog", files[0], files[1])
 	got := run("--ranks", "-b", "-p", "prog", "merged.sum")
 	assert.True(t, strings.HasPrefix(got, want), "flat profile from a summary:\n%s\nwant:\n%s", got, want)
 }
@@ -299,7 +275,7 @@ type rankFlatRow struct {
 // to 0.005 ms per call.
 func rankFlat(t *testing.T, dir, prog, file string) map[string]rankFlatRow {
 	t.Helper()
-	out := rankGprof(t, dir, "-b", "-p", "--no-demangle", prog, file)
+	out := testenv.Output(t, testenv.Gprof(t), dir, "-b", "-p", "--no-demangle", prog, file)
 	rows := map[string]rankFlatRow{}
 	for _, line := range strings.Split(out, "\n")[5:] {
 		if len(line) < 55 {
@@ -362,14 +338,7 @@ func rankDispersionBound(v, errs []float64) float64 {
 // the classic sections must be gprof's for the summed files. Needs Open
 // MPI; set EGPROF_REQUIRE_MPI=1 to fail instead of skipping without it.
 func TestMPIRanks(t *testing.T) {
-	for _, tool := range []string{"mpicc", "mpirun", "gprof"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("EGPROF_REQUIRE_MPI") == "1" {
-				t.Fatalf("%s not on PATH (EGPROF_REQUIRE_MPI=1)", tool)
-			}
-			t.Skipf("%s not on PATH", tool)
-		}
-	}
+	testenv.Need(t, "mpicc", "mpirun", "gprof")
 	dir := t.TempDir()
 	script, err := filepath.Abs("testdata/mpi/run.sh")
 	require.NoError(t, err)
@@ -453,7 +422,7 @@ func TestMPIRanks(t *testing.T) {
 	}
 
 	// The classic sections are gprof's for the summed files.
-	want := rankGprof(t, dir, append([]string{"-b", "imbalance"}, files...)...)
+	want := testenv.Output(t, testenv.Gprof(t), dir, append([]string{"-b", "imbalance"}, files...)...)
 	got, stderr, code := rankInDir(t, dir, append([]string{"--ranks", "-b", "imbalance"}, files...)...)
 	require.Zero(t, code, stderr)
 	assert.True(t, strings.HasPrefix(got, want), "classic sections differ from gprof -b on the summed files")

@@ -15,6 +15,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/egprof/egprof/internal/testenv"
 )
 
 // TestAgainstGprof runs GNU gprof 2.40, if installed, on every case that
@@ -22,10 +24,7 @@ import (
 // first: exit 0 at -v/-h, print the getopt diagnostic, or (when parsing
 // succeeds) complain that the image operand, or a.out, does not exist.
 func TestAgainstGprof(t *testing.T) {
-	path, err := exec.LookPath("gprof")
-	if err != nil {
-		t.Skip("gprof not installed")
-	}
+	path := testenv.Gprof(t)
 	out, err := exec.Command(path, "--version").Output()
 	if err != nil || !strings.Contains(strings.SplitN(string(out), "\n", 2)[0], " 2.40") {
 		t.Skip("gprof is not version 2.40")
@@ -83,10 +82,7 @@ type glibcResult struct {
 // each case, or skips the test if that is not possible.
 func runGlibc(t *testing.T, ps []*Parser, argss [][]string) []glibcResult {
 	t.Helper()
-	cc, err := exec.LookPath("gcc")
-	if err != nil {
-		t.Skip("gcc not installed")
-	}
+	cc := testenv.Tool(t, "gcc")
 	bin := filepath.Join(t.TempDir(), "glibc_getopt")
 	if out, err := exec.Command(cc, "-O1", "-o", bin, filepath.Join("testdata", "glibc_getopt.c")).CombinedOutput(); err != nil {
 		t.Skipf("cannot build the glibc driver (glibc >= 2.26 needed): %v\n%s", err, out)

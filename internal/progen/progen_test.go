@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -14,6 +13,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/egprof/egprof/internal/testenv"
 )
 
 func TestGenerateDeterministic(t *testing.T) {
@@ -80,34 +81,12 @@ func TestConfigCheck(t *testing.T) {
 	require.Len(t, p.Funcs, 2)
 }
 
-// needTools skips the test unless every named command is on PATH.
-func needTools(t *testing.T, names ...string) {
-	t.Helper()
-	for _, n := range names {
-		if _, err := exec.LookPath(n); err != nil {
-			t.Skipf("%s not on PATH", n)
-		}
-	}
-}
-
-// gprofOut runs gprof with args in dir and returns its stdout.
-func gprofOut(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("gprof", args...)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	require.NoError(t, err, "gprof %q: %s", args, stderr.String())
-	return string(out)
-}
-
 // TestProgramsProfile builds and runs a few programs and checks, with GNU
 // gprof, that together they show what the generator promises: cycles,
 // recursion, <spontaneous> callers besides main, real samples, and never a
 // missing gmon.out.
 func TestProgramsProfile(t *testing.T) {
-	needTools(t, "gcc", "gprof")
+	testenv.Need(t, "gcc", "gprof")
 	if testing.Short() {
 		t.Skip("builds and runs programs")
 	}
@@ -128,7 +107,7 @@ func TestProgramsProfile(t *testing.T) {
 		require.NoError(t, err)
 		t.Logf("seed %d (%s): %d functions, estimated %v, ran %v", seed, opts, len(p.Funcs), p.EstimatedCPU, time.Since(start).Round(time.Millisecond))
 
-		graph := gprofOut(t, dir, "-b", "-q", "prog", "gmon.out")
+		graph := testenv.Output(t, testenv.Gprof(t), dir, "-b", "-q", "prog", "gmon.out")
 		if cycleRE.MatchString(graph) {
 			cycles++
 		}
@@ -138,7 +117,7 @@ func TestProgramsProfile(t *testing.T) {
 		if strings.Count(graph, "<spontaneous>") > 1 {
 			extraSpontaneous++
 		}
-		flat := gprofOut(t, dir, "-b", "-p", "prog", "gmon.out")
+		flat := testenv.Output(t, testenv.Gprof(t), dir, "-b", "-p", "prog", "gmon.out")
 		secs := 0.0
 		for _, m := range sampleRE.FindAllStringSubmatch(flat, -1) {
 			v, err := strconv.ParseFloat(m[1], 64)
@@ -154,7 +133,7 @@ func TestProgramsProfile(t *testing.T) {
 }
 
 func TestSyntheticProfile(t *testing.T) {
-	needTools(t, "gcc", "gprof")
+	testenv.Need(t, "gcc", "gprof")
 	s := SyntheticProfile(7, 300, 1000)
 	require.Equal(t, s.Source(), SyntheticProfile(7, 300, 1000).Source())
 	cache := t.TempDir()
@@ -178,10 +157,10 @@ func TestSyntheticProfile(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, data, buf.Bytes())
 
-	info := gprofOut(t, files.Dir, "-i", filepath.Base(files.Binary), "gmon.out")
+	info := testenv.Output(t, testenv.Gprof(t), files.Dir, "-i", filepath.Base(files.Binary), "gmon.out")
 	assert.Contains(t, info, "\t1 histogram record\n")
 	assert.Contains(t, info, "\t1000 call-graph records\n")
-	graph := gprofOut(t, files.Dir, "-b", filepath.Base(files.Binary), "gmon.out")
+	graph := testenv.Output(t, testenv.Gprof(t), files.Dir, "-b", filepath.Base(files.Binary), "gmon.out")
 	assert.Contains(t, graph, "as a whole>")
 	assert.Regexp(t, `(?m)^\s*[\d.]+\s+[\d.]+\s+[\d.]+\s+\d+\s`, graph, "no function with both samples and calls")
 }

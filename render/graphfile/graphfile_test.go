@@ -26,6 +26,8 @@ import (
 	"github.com/egprof/egprof/diff"
 	"github.com/egprof/egprof/internal/testprof"
 	"github.com/egprof/egprof/symtab"
+
+	"github.com/egprof/egprof/internal/testenv"
 )
 
 // graphLoad builds the call graph of a test program's profile.
@@ -44,13 +46,12 @@ type graphCase struct {
 // graphPrograms lists the directories of the test programs with two runs.
 func graphPrograms(t *testing.T) []string {
 	t.Helper()
-	dirs := []string{"../../testdata/demo"}
-	progs, err := filepath.Glob("../../testdata/progs/*/gmon2.out")
-	require.NoError(t, err)
-	for _, g := range progs {
-		dirs = append(dirs, filepath.Dir(g))
+	var dirs []string
+	for _, d := range testenv.Programs(t) {
+		if _, err := os.Stat(filepath.Join(d, "gmon2.out")); err == nil {
+			dirs = append(dirs, d)
+		}
 	}
-	sort.Strings(dirs[1:])
 	require.Greater(t, len(dirs), 5, "test programs missing")
 	return dirs
 }
@@ -292,14 +293,7 @@ func TestGraphGMLNetworkx(t *testing.T) {
 // SVG or PNG, into a temporary directory and returns its path.
 func buildGraphviz(t *testing.T) string {
 	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command to build egprof-graphviz with")
-	}
-	tool := filepath.Join(t.TempDir(), "egprof-graphviz")
-	out, err := exec.Command(goTool, "build", "-o", tool, "github.com/egprof/egprof/cmd/egprof-graphviz").CombinedOutput()
-	require.NoError(t, err, string(out))
-	return tool
+	return testenv.GoBinary(t, "github.com/egprof/egprof/cmd/egprof-graphviz")
 }
 
 // renderDOT writes the DOT of p and renders it with the egprof-graphviz
@@ -641,10 +635,7 @@ func TestGraphQuoting(t *testing.T) {
 // package it uses) must not link go-graphviz, whose WASM graphviz costs
 // every start.
 func TestEgprofDoesNotLinkGraphviz(t *testing.T) {
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command")
-	}
+	goTool := testenv.GoTool(t)
 	cmd := exec.Command(goTool, "list", "-deps", "github.com/egprof/egprof", "github.com/egprof/egprof/render/graphfile")
 	cmd.Dir = "../.."
 	out, err := cmd.Output()

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # bench-ranks.sh: the rank aggregation benchmark. Generates (once, cached)
 # 1,024 synthetic per-rank gmon files for a 5,000-function executable
-# (testdata/mpi/mkranks), then reports, for the first 256 and for all 1,024
-# ranks, the median wall time and peak RSS of
+# (internal/progen/cmd/mkranks), then reports, for the first 256 and for
+# all 1,024 ranks, the median wall time and peak RSS of
 #
 #   gprof -s          GNU gprof summing the files into gmon.sum
 #   egprof -s         egprof doing the same
@@ -34,7 +34,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/bench-ranks.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 echo "bench-ranks: building egprof and the rank files (cached after the first run)" >&2
 go build -o "$work/egprof" .
-eval "$(go run ./testdata/mpi/mkranks -ranks 1024)"
+eval "$(go run ./internal/progen/cmd/mkranks -ranks 1024)"
 [[ -x $RANKS_BINARY && -d $RANKS_DIR ]] || { echo "bench-ranks: mkranks failed" >&2; exit 1; }
 files() { for ((i = 0; i < $1; i++)); do echo "$RANKS_DIR/gmon.rank$i.$((40000 + i))"; done; }
 

@@ -5,7 +5,7 @@
 //
 // Usage:
 //
-//	go run ./testdata/mpi/mkranks [-dir DIR] [-ranks N] [-funcs N] [-arcs N] [-seed N]
+//	go run ./internal/progen/cmd/mkranks [-dir DIR] [-ranks N] [-funcs N] [-arcs N] [-seed N]
 //
 // It prints shell assignments: RANKS_BINARY=... and RANKS_DIR=... (the
 // directory holding gmon.rankR.PID for R in 0..N-1). Files already present
