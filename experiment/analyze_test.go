@@ -13,7 +13,6 @@ import (
 	"github.com/egprof/egprof/callgraph"
 	"github.com/egprof/egprof/gmon"
 	"github.com/egprof/egprof/symtab"
-
 )
 
 // progs is the repository's test programs, relative to this package.

@@ -17,8 +17,8 @@ import (
 
 	"github.com/egprof/egprof/callgraph"
 	"github.com/egprof/egprof/diff"
-	"github.com/egprof/egprof/internal/testprof"
 	"github.com/egprof/egprof/internal/testenv"
+	"github.com/egprof/egprof/internal/testprof"
 	"github.com/egprof/egprof/render/graphfile"
 )
 
