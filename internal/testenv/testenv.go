@@ -55,10 +55,24 @@ func Need(t testing.TB, tools ...string) {
 	}
 }
 
+// isBuilder reports whether tool builds or runs programs; a test that needs
+// one is a long test, which -short leaves out.
+func isBuilder(tool string) bool {
+	switch filepath.Base(tool) {
+	case "gcc", "g++", "cc", "clang", "mpicc", "mpirun":
+		return true
+	}
+	return false
+}
+
 // Tool returns the path of tool on PATH, skipping (or failing) the test
-// as Need does when it is missing.
+// as Need does when it is missing. A test that needs a compiler or mpirun
+// builds and runs programs: under -short it is skipped.
 func Tool(t testing.TB, tool string) string {
 	t.Helper()
+	if isBuilder(tool) {
+		Long(t)
+	}
 	path, err := exec.LookPath(tool)
 	if err == nil {
 		return path
@@ -82,10 +96,20 @@ func Gprof(t testing.TB) string {
 	return path
 }
 
+// Long skips the test under -short: it builds or runs programs (a C
+// compiler, go build, go tool pprof, mpirun).
+func Long(t testing.TB) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds or runs programs: left out by -short")
+	}
+}
+
 // GoTool returns the go command, from PATH or else from $GOROOT/bin,
-// skipping the test without one.
+// skipping the test without one. Tests that run it are long (see Long).
 func GoTool(t testing.TB) string {
 	t.Helper()
+	Long(t)
 	if path, err := exec.LookPath("go"); err == nil {
 		return path
 	}
