@@ -7,23 +7,23 @@ import (
 	"github.com/ianlancetaylor/demangle"
 )
 
-// DemangleStyle is a --demangle=STYLE setting.
+// DemangleStyle is a --demangle=STYLE setting: which of libiberty's
+// demanglers gprof runs on every name.
 type DemangleStyle int
 
-// The demangling styles gprof accepts.
+// The demangling styles gprof accepts (libiberty's style names).
 const (
 	StyleAuto  DemangleStyle = iota // Rust first, then C++ (gprof's default)
 	StyleNone                       // raw names
 	StyleGNUv3                      // C++ only
 	StyleRust                       // Rust only
-	StyleJava                       // accepted; demangled as C++ (see ParseDemangleStyle)
-	StyleGNAT                       // accepted; demangled as C++
-	StyleDLang                      // accepted; names are left as they are
+	StyleJava                       // GCJ's Java names (spelt here as C++; see demangleCore)
+	StyleGNAT                       // Ada (GNAT) names; others print as "<name>"
+	StyleDLang                      // D names (left raw here; see demangleCore)
 )
 
-// ParseDemangleStyle maps a --demangle argument to a style. The java, gnat
-// and dlang styles of libiberty are accepted for compatibility, but egprof
-// does not reproduce their spelling; it demangles C++ names as usual.
+// ParseDemangleStyle maps a --demangle argument to a style. The names are
+// libiberty's: none, auto, gnu-v3, java, gnat, dlang and rust.
 func ParseDemangleStyle(s string) (DemangleStyle, error) {
 	switch s {
 	case "auto":
@@ -44,15 +44,13 @@ func ParseDemangleStyle(s string) (DemangleStyle, error) {
 	return StyleAuto, fmt.Errorf("unknown demangling style `%s'", s)
 }
 
-// Demangle returns the printable form of a raw symbol name as gprof prints
-// it: leading dots are kept aside, anything from the first '@' on (symbol
-// versions) is put back after the demangled name, and a name that does not
-// demangle is returned unchanged. The spelling is c++filt's without
-// DMGL_VERBOSE (so std::string, not std::basic_string<...>).
+// Demangle returns a raw symbol name as gprof prints it with demangling on
+// (BFD's bfd_demangle with DMGL_ANSI | DMGL_PARAMS): leading '.' and '$'
+// characters are set aside, anything from the first '@' on (a symbol
+// version, "@plt") is cut off and put back after the demangled name, and a
+// name the style's demangler rejects is returned unchanged. ELF has no
+// symbol leading character, so a leading '_' is part of the mangled name.
 func Demangle(name string, style DemangleStyle) string {
-	if style == StyleNone || style == StyleDLang {
-		return name
-	}
 	core := strings.TrimLeft(name, ".$")
 	prefix := name[:len(name)-len(core)]
 	suffix := ""
@@ -66,42 +64,52 @@ func Demangle(name string, style DemangleStyle) string {
 	return prefix + out + suffix
 }
 
+// demangleCore runs libiberty's cplus_demangle for one style on a name
+// without prefix or suffix; ok is false when it returns NULL.
+//
+// Two styles are not reproduced. java prints C++ names with Java's
+// spelling ('.' for "::", no '*', "JArray<T>" as "T[]", return types
+// last); GCJ is gone, so egprof demangles such names as C++. dlang
+// demangles D's "_D..." names, which egprof leaves raw; every other name is
+// raw under dlang in gprof too.
 func demangleCore(s string, style DemangleStyle) (string, bool) {
-	if kind, rest, ok := globalCtorDtor(s); ok && style != StyleRust {
-		if inner, ok := demangleCore(rest, style); ok {
-			rest = inner
-		}
-		return kind + rest, true
-	}
-	var opts []demangle.Option
 	switch style {
-	case StyleRust:
-		if !strings.HasPrefix(s, "_R") && !strings.HasPrefix(s, "_ZN") {
-			return "", false
+	case StyleNone:
+		return s, true
+	case StyleAuto:
+		if out, ok := demangleRust(s); ok {
+			return out, true
 		}
-	case StyleGNUv3, StyleJava, StyleGNAT:
-		opts = append(opts, demangle.NoRust)
+		return demangleCXX(s)
+	case StyleGNUv3, StyleJava:
+		return demangleCXX(s)
+	case StyleRust:
+		return demangleRust(s)
+	case StyleGNAT:
+		return demangleGNAT(s), true
 	}
-	out, err := demangle.ToString(s, opts...)
-	if err != nil {
-		return "", false
-	}
-	return out, true
+	return "", false
 }
 
-// globalCtorDtor recognises GCC's old "_GLOBAL_$I$name" constructor and
-// destructor symbols, which libiberty spells "global constructors keyed to
-// name". The demangle library keeps the "_I_" in the name, so this form is
-// handled here.
-func globalCtorDtor(s string) (kind, rest string, ok bool) {
-	if len(s) < 11 || !strings.HasPrefix(s, "_GLOBAL_") || !strings.ContainsRune("._$", rune(s[8])) || s[10] != '_' {
-		return "", "", false
+// demangleRust demangles a Rust name, v0 ("_R...") or legacy ("_ZN...E"
+// ending in a "17h" hash), as libiberty's rust_demangle does; ok is false
+// for anything else, C++ names included.
+func demangleRust(s string) (string, bool) {
+	switch {
+	case strings.HasPrefix(s, "_R"):
+		out, err := demangle.ToString(s)
+		return out, err == nil
+	case strings.HasPrefix(s, "_ZN"):
+		// The library reads a legacy Rust name as C++ when it is not
+		// valid Rust; the C++ reading keeps the hash, the Rust one drops it.
+		out, err := demangle.ToString(s)
+		if err != nil {
+			return "", false
+		}
+		if cxx, err := demangle.ToString(s, demangle.NoRust); err == nil && cxx == out {
+			return "", false
+		}
+		return out, true
 	}
-	switch s[9] {
-	case 'I':
-		return "global constructors keyed to ", s[11:], true
-	case 'D':
-		return "global destructors keyed to ", s[11:], true
-	}
-	return "", "", false
+	return "", false
 }

@@ -1,0 +1,293 @@
+package symtab
+
+import (
+	"strings"
+
+	"github.com/ianlancetaylor/demangle"
+)
+
+// maxCXXNameLen is the longest name libiberty's C++ demangler accepts: it
+// sizes its component table as twice the name's length and refuses names
+// whose table would exceed DEMANGLE_RECURSION_LIMIT (2048) entries. gprof
+// prints longer names raw.
+const maxCXXNameLen = 1024
+
+// Markers put into argument lists before printing (see libibertyArgLists).
+// They never occur in symbol names; libibertyOutput replaces them.
+const (
+	argsBegin = "\x01" // the first element: a list starts here
+	argSep    = "\x02" // an element: libiberty writes ", " before the next argument
+	argsEnd   = "\x03" // the last element: the list ends here
+)
+
+// The markers as the library prints them, with the separators it puts
+// between the elements of a list.
+const (
+	printedBegin = argsBegin + ", "
+	printedSep   = ", " + argSep + ", "
+	printedEnd   = ", " + argsEnd
+)
+
+// demangleCXX demangles an Itanium C++ ABI name ("_Z...", or GCC's
+// "_GLOBAL_[._$][ID]_..." constructor and destructor symbols) as libiberty's
+// cplus_demangle_v3 does with DMGL_PARAMS | DMGL_ANSI.
+//
+// The demangle library parses the name; its tree is adjusted before printing
+// where libiberty's spelling differs from the library's:
+//
+//   - Argument lists with empty parameter packs in them (as in
+//     std::_Construct<T>(T*) instantiated with no constructor arguments):
+//     libiberty writes ", " before each argument after the first and takes
+//     it back when the rest of the list printed nothing, but its memory of
+//     the last character written stays a space, so a closing '>' then
+//     follows a nested '>' without the usual space ("A<B<int>>"); empty
+//     arguments before others keep their separators ("thread<F, , void>");
+//     and a separator is not taken back when libiberty's 256-byte output
+//     buffer was flushed after it ("pair<T&&, 0ul, >"). The lists are
+//     printed with markers where the separators go, and libibertyOutput
+//     replays libiberty's buffer over the result.
+//   - Inheriting constructors (CI1 <base>, CI2 <base>): libiberty names the
+//     constructor after the last source name of the base class
+//     ("__uniq_ptr_data<...>::__uniq_ptr_impl(...)"), not after the class.
+//
+// Two rare shapes still differ, listed in testdata/demangle/known-differences.txt:
+// both come from how the library resolves substitutions and pack expansions
+// while parsing, which its tree no longer shows.
+func demangleCXX(s string) (string, bool) {
+	if len(s) > maxCXXNameLen {
+		return "", false
+	}
+	if kind, rest, ok := globalCtorDtor(s); ok {
+		if rest == "" {
+			return "", false
+		}
+		if strings.HasPrefix(rest, "_Z") {
+			inner, ok := demangleCXX(rest)
+			if !ok {
+				return "", false
+			}
+			rest = inner
+		}
+		return kind + rest, true
+	}
+	if !strings.HasPrefix(s, "_Z") {
+		return "", false
+	}
+	a, err := demangle.ToAST(s)
+	if err != nil {
+		return "", false
+	}
+	if strings.Contains(s, "CI") { // the only encoding of inheriting constructors
+		a = renameInheritingConstructors(a)
+	}
+	a = copyAST(a, libibertyArgLists)
+	return libibertyOutput(demangle.ASTToString(a)), true
+}
+
+// globalCtorDtor recognises GCC's old "_GLOBAL_$I$name" constructor and
+// destructor symbols, which libiberty spells "global constructors keyed to
+// name". The rest of the name is demangled if it is a C++ name and kept as
+// it is otherwise; libiberty rejects an empty rest.
+func globalCtorDtor(s string) (kind, rest string, ok bool) {
+	if len(s) < 11 || !strings.HasPrefix(s, "_GLOBAL_") || !strings.ContainsRune("._$", rune(s[8])) || s[10] != '_' {
+		return "", "", false
+	}
+	switch s[9] {
+	case 'I':
+		return "global constructors keyed to ", s[11:], true
+	case 'D':
+		return "global destructors keyed to ", s[11:], true
+	}
+	return "", "", false
+}
+
+// copyAST returns a with fn applied bottom-up to every node, shared
+// subtrees included (each occurrence is rewritten).
+func copyAST(a demangle.AST, fn func(demangle.AST) demangle.AST) demangle.AST {
+	if c := a.Copy(fn, func(demangle.AST) bool { return false }); c != nil {
+		return c
+	}
+	return a
+}
+
+// libibertyArgLists rewrites the argument lists of templates, argument
+// packs (libiberty's nested template argument lists) and function types
+// for libibertyOutput: [a, b, c] becomes [argsBegin, a, argSep, b, argSep,
+// c, argsEnd], which the library prints as "\x01, a, \x02, b, \x02, c,
+// \x03", and
+// arguments that print nothing become empty names, so that the library
+// does not skip them. It returns nil for nodes it leaves alone.
+func libibertyArgLists(a demangle.AST) demangle.AST {
+	switch a := a.(type) {
+	case *demangle.Template:
+		if len(a.Args) > 0 {
+			return &demangle.Template{Name: a.Name, Args: markArgList(a.Args)}
+		}
+	case *demangle.ArgumentPack:
+		if len(a.Args) > 0 {
+			return &demangle.ArgumentPack{Args: markArgList(a.Args)}
+		}
+	case *demangle.FunctionType:
+		if len(a.Args) > 0 {
+			return &demangle.FunctionType{Return: a.Return, Args: markArgList(a.Args), ForLocalName: a.ForLocalName}
+		}
+	}
+	return nil
+}
+
+// markArgList returns args with the markers libibertyArgLists describes.
+func markArgList(args []demangle.AST) []demangle.AST {
+	out := make([]demangle.AST, 0, 2*len(args)+1)
+	out = append(out, &demangle.Name{Name: argsBegin})
+	for i, a := range args {
+		if i > 0 {
+			out = append(out, &demangle.Name{Name: argSep})
+		}
+		if printsNothing(a) {
+			a = &demangle.Name{Name: ""}
+		}
+		out = append(out, a)
+	}
+	return append(out, &demangle.Name{Name: argsEnd})
+}
+
+// libibertyBufLen is the size of libiberty's d_print_info output buffer.
+const libibertyBufLen = 256
+
+// libibertyOutput turns the library's output of a marked tree (see
+// libibertyArgLists) into libiberty's: it replays the text through a model
+// of libiberty's printer, which collects output in a 256-byte buffer
+// flushed when full (and before a separator that would not fit), writes
+// ", " before each argument after the first, takes that separator back
+// when nothing was written after it up to the end of the list and no flush
+// happened meanwhile, and puts a space between a '>' and the '>' that
+// closes a template argument list.
+func libibertyOutput(marked string) string {
+	if !strings.Contains(marked, argsBegin) {
+		return marked
+	}
+	type sepMark struct{ len, flushes int }
+	var (
+		done    strings.Builder // flushed text
+		buf     []byte          // the unflushed buffer
+		flushes int
+		last    byte        // the last byte written, even if taken back
+		lists   [][]sepMark // per open list, its separators
+	)
+	flush := func() {
+		done.Write(buf)
+		buf = buf[:0]
+		flushes++
+	}
+	write := func(c byte) {
+		if len(buf) == libibertyBufLen-1 {
+			flush()
+		}
+		buf = append(buf, c)
+		last = c
+	}
+	for i := 0; i < len(marked); {
+		rest := marked[i:]
+		switch {
+		case strings.HasPrefix(rest, printedBegin):
+			i += len(printedBegin)
+			lists = append(lists, nil)
+		case strings.HasPrefix(rest, printedSep) && len(lists) > 0:
+			i += len(printedSep)
+			if len(buf) >= libibertyBufLen-2 {
+				flush()
+			}
+			write(',')
+			write(' ')
+			top := len(lists) - 1
+			lists[top] = append(lists[top], sepMark{len(buf), flushes})
+		case strings.HasPrefix(rest, printedEnd) && len(lists) > 0:
+			i += len(printedEnd)
+			seps := lists[len(lists)-1]
+			lists = lists[:len(lists)-1]
+			for j := len(seps) - 1; j >= 0; j-- {
+				if seps[j].flushes == flushes && seps[j].len == len(buf) {
+					buf = buf[:len(buf)-2]
+				}
+			}
+			if i < len(marked) && marked[i] == '>' && last == '>' {
+				write(' ')
+			}
+		default:
+			write(marked[i])
+			i++
+		}
+	}
+	done.Write(buf)
+	return done.String()
+}
+
+// printsNothing reports whether a prints as the empty string: an empty
+// argument pack, or the expansion of one.
+func printsNothing(a demangle.AST) bool {
+	switch a := a.(type) {
+	case *demangle.ArgumentPack:
+		for _, e := range a.Args {
+			if !printsNothing(e) {
+				return false
+			}
+		}
+		return true
+	case *demangle.ExprList:
+		return len(a.Exprs) == 0
+	case *demangle.PackExpansion:
+		return a.Pack != nil && printsNothing(a.Base)
+	}
+	return false
+}
+
+// renameInheritingConstructors gives each inheriting constructor the name
+// libiberty prints for it: the last source name read while parsing the
+// base class (template arguments and ABI tags do not count). When that name
+// is a substitution of one seen earlier, libiberty's last name is still the
+// class's own, which is what the library prints.
+func renameInheritingConstructors(a demangle.AST) demangle.AST {
+	var order []demangle.AST
+	first := map[demangle.AST]int{}
+	hasBase := false
+	a.Traverse(func(n demangle.AST) bool {
+		if _, seen := first[n]; !seen {
+			first[n] = len(order)
+		}
+		order = append(order, n)
+		if c, ok := n.(*demangle.Constructor); ok && c.Base != nil {
+			hasBase = true
+		}
+		return true
+	})
+	if !hasBase {
+		return a
+	}
+	return copyAST(a, func(n demangle.AST) demangle.AST {
+		c, ok := n.(*demangle.Constructor)
+		if !ok || c.Base == nil {
+			return nil
+		}
+		name := lastSourceName(c.Base)
+		if name == nil || first[name] < first[c] {
+			return &demangle.Constructor{Name: c.Name}
+		}
+		return &demangle.Constructor{Name: name}
+	})
+}
+
+// lastSourceName returns the innermost, last name node of a class type, or
+// nil for types of another shape.
+func lastSourceName(a demangle.AST) demangle.AST {
+	switch a := a.(type) {
+	case *demangle.Name:
+		return a
+	case *demangle.Qualified:
+		return lastSourceName(a.Name)
+	case *demangle.Template:
+		return lastSourceName(a.Name)
+	case *demangle.TaggedName:
+		return lastSourceName(a.Name)
+	}
+	return nil
+}
