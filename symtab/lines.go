@@ -3,6 +3,8 @@ package symtab
 import (
 	"fmt"
 	"sync"
+
+	"github.com/egprof/egprof/symtab/internal/bfd"
 )
 
 // SourceLoc is a source position as gprof knows it: the file name as BFD
@@ -16,7 +18,7 @@ type SourceLoc struct {
 // sourceState holds the DWARF line information and the source position of
 // every function symbol, found the first time a position is needed.
 type sourceState struct {
-	lines *bfdLines
+	lines *bfd.Lines
 	// bySymIndex holds the position of each kept function symbol, keyed by
 	// its .symtab index.
 	bySymIndex map[int]SourceLoc
@@ -39,11 +41,11 @@ func (t *Table) source() (*sourceState, error) {
 	h.once.Do(func() {
 		st := &sourceState{bySymIndex: map[int]SourceLoc{}}
 		if t.file != nil {
-			st.lines, h.err = loadBFDLines(t.file)
+			st.lines, h.err = bfd.Load(t.file)
 		}
 		if st.lines != nil {
 			for _, s := range t.kept {
-				if file, _, line, ok := st.lines.find(s.Addr); ok {
+				if file, _, line, ok := st.lines.Find(s.Addr); ok {
 					st.bySymIndex[s.symIndex] = SourceLoc{File: file, Line: line}
 				}
 			}
@@ -110,7 +112,7 @@ func (t *Table) walkLines(st *sourceState, out *[]Symbol) int {
 	prevLine := 0
 	havePrev := false
 	for addr := t.TextLow; addr <= t.TextEnd; addr++ {
-		file, fn, line, ok := st.lines.find(addr)
+		file, fn, line, ok := st.lines.Find(addr)
 		if !ok {
 			continue
 		}
