@@ -7,6 +7,8 @@ import (
 	"testing"
 )
 
+// TestCorrupt mutates the debug sections of real programs and makes
+// sure decoding neither panics nor runs away.
 func TestCorrupt(t *testing.T) {
 	progs, _ := filepath.Glob("../../../testdata/progs/*/prog")
 	var base []*Lines

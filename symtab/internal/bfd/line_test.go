@@ -8,6 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// TestConcatFilename checks concat_filename's joining of comp_dir, directory
+// and file entries for DWARF 4 and 5 tables.
 func TestConcatFilename(t *testing.T) {
 	some := func(s string) optString { return optString{s: s, ok: true} }
 	cases := []struct {
@@ -43,7 +45,8 @@ func TestConcatFilename(t *testing.T) {
 	}
 }
 
-
+// TestEntryFormats decodes DWARF 5 directory/file tables with the forms
+// BFD keeps (string, line_strp, udata, data16) and one it drops (strp).
 func TestEntryFormats(t *testing.T) {
 	for _, order := range []binary.ByteOrder{binary.LittleEndian, binary.BigEndian} {
 		lineStr := &dwBuf{order: order}
@@ -89,6 +92,3 @@ func TestEntryFormats(t *testing.T) {
 		assert.False(t, s.readEntryFormats(u, &cur, add))
 	}
 }
-
-// TestCorrupt mutates the debug sections of real programs and makes
-// sure decoding neither panics nor runs away.

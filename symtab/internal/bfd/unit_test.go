@@ -6,6 +6,8 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
+// TestCompDir checks that an IRIX "host.:" prefix is dropped from
+// DW_AT_comp_dir, and only that.
 func TestCompDir(t *testing.T) {
 	for in, want := range map[string]string{
 		"/src":          "/src",
@@ -21,6 +23,3 @@ func TestCompDir(t *testing.T) {
 	}
 	assert.False(t, compDirOf(attr{form: formData4, val: 5}).ok)
 }
-
-// TestEntryFormats decodes DWARF 5 directory/file tables with the forms
-// BFD keeps (string, line_strp, udata, data16) and one it drops (strp).
