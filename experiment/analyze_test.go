@@ -36,7 +36,6 @@ func selfSeconds(t *testing.T, binary, gmonFile, name string) float64 {
 	t.Helper()
 	tab, err := symtab.Load(binary, symtab.Options{})
 	require.NoError(t, err)
-	defer tab.Close()
 	data, err := os.ReadFile(gmonFile)
 	require.NoError(t, err)
 	prof := gmon.NewProfile(tab.Target, gmon.FormatAuto)
@@ -178,7 +177,6 @@ func TestMatchingProfilesAccepted(t *testing.T) {
 			assert.NoError(t, mismatch(prof, g), "%s %s", bin, name)
 			checked++
 		}
-		tab.Close()
 	}
 	t.Logf("%d profiles accepted", checked)
 	if len(dirs) > 1 {
@@ -210,6 +208,5 @@ func TestModelOnlyGraph(t *testing.T) {
 			assert.Equal(t, f.PropChild, l.PropChild, "%s entry %d", bin, i)
 		}
 		assert.Equal(t, full.TotalTime, lean.TotalTime, bin)
-		tab.Close()
 	}
 }

@@ -70,7 +70,6 @@ func report(c *config, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) 
 	if code != 0 {
 		return code
 	}
-	defer tab.Close()
 
 	if c.style == 0 {
 		if prof.HasHist || prof.HasArcs {
@@ -175,6 +174,7 @@ func (c *config) loadSide(image string, files []string, stdin io.Reader, stdout 
 		IgnoreNonFunctions: c.ignoreNonFunc,
 		MapFile:            c.mapFile,
 		ExternalSymbols:    c.externalSyms,
+		ReadText:           c.staticCalls,
 	})
 	if err != nil {
 		var le *symtab.LoadError
@@ -187,14 +187,12 @@ func (c *config) loadSide(image string, files []string, stdin io.Reader, stdout 
 		// Without debug information -l changes nothing, as in gprof.
 		lt, err := tab.WithLineSymbols()
 		if err != nil {
-			tab.Close()
 			return fail("%s: %v\n", c.argv0, err)
 		}
 		tab = lt
 	}
 	prof, code := c.loadProfiles(tab, files, stdin, stdout, stderr)
 	if code != 0 {
-		tab.Close()
 		return nil, nil, code
 	}
 	return tab, prof, 0
@@ -255,7 +253,6 @@ func (c *config) reportDiff(plus *callgraph.Graph, t *render.Text, stdin io.Read
 		if code != 0 {
 			return code
 		}
-		defer other.Close()
 		tab = other
 	}
 	prof, code := c.loadProfiles(tab, c.ext.diffFiles, stdin, stdout, stderr)

@@ -94,12 +94,6 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 	if code != 0 {
 		return code
 	}
-	closeTab := true
-	defer func() {
-		if closeTab {
-			tab.Close()
-		}
-	}()
 	anaTab := tab
 	if c.line {
 		t, err := symtab.Load(c.image, symtab.Options{
@@ -108,7 +102,6 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 		if err != nil {
 			return fail("%s: %v\n", c.argv0, err)
 		}
-		defer t.Close()
 		anaTab = t
 	}
 
@@ -187,7 +180,6 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 	afterOther := false
 	if classic {
 		o.loaded = &rankLoad{tab: tab, prof: res.Sum}
-		closeTab = false // report closes it
 		cw := &countingWriter{w: stdout}
 		bw := bufio.NewWriterSize(cw, 64<<10)
 		code := report(c, stdin, bw, stderr)

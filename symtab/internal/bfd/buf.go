@@ -128,6 +128,21 @@ func (b *buf) cstring() optString {
 	return optString{}
 }
 
+// skipCString steps over an inline NUL-terminated string, as cstring does,
+// without copying it.
+func (b *buf) skipCString() {
+	if b.err != nil {
+		return
+	}
+	for i := b.off; i < b.end; i++ {
+		if b.data[i] == 0 {
+			b.off = i + 1
+			return
+		}
+	}
+	b.fail()
+}
+
 // skip steps over n bytes, or fails when they do not fit.
 func (b *buf) skip(n uint64) {
 	if b.err != nil || n > uint64(b.end-b.off) {

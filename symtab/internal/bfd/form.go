@@ -28,14 +28,14 @@ func (u *unit) readOffset(b *buf) uint64 {
 
 // indirectString resolves a DW_FORM_strp or DW_FORM_line_strp offset
 // (read_indirect_string, read_indirect_line_string); empty strings and bad
-// offsets are absent.
-func (s *Lines) indirectString(u *unit, sec *section, b *buf) optString {
+// offsets are absent. Without wantStr only the checks are made.
+func (s *Lines) indirectString(u *unit, sec *section, b *buf, wantStr bool) optString {
 	if u.offsetSize > b.remaining() {
 		b.fail()
 		return optString{}
 	}
 	off := u.readOffset(b)
-	if !s.readable(sec, off) {
+	if !s.readable(sec, off) || !wantStr {
 		return optString{}
 	}
 	str := sec.cstring(off)
@@ -47,8 +47,8 @@ func (s *Lines) indirectString(u *unit, sec *section, b *buf) optString {
 
 // indexedString resolves a DW_FORM_strx* index through
 // .debug_str_offsets (read_indexed_string); an empty string is present
-// here.
-func (s *Lines) indexedString(u *unit, idx uint64) optString {
+// here. Without wantStr only the checks are made.
+func (s *Lines) indexedString(u *unit, idx uint64, wantStr bool) optString {
 	if !s.readable(&s.str, 0) || !s.readable(&s.strOffsets, 0) {
 		return optString{}
 	}
@@ -63,7 +63,7 @@ func (s *Lines) indexedString(u *unit, idx uint64) optString {
 	}
 	b := s.cursor(&s.strOffsets, int(off), len(s.strOffsets.data))
 	stroff := b.uint(int(size))
-	if stroff >= uint64(len(s.str.data)) {
+	if stroff >= uint64(len(s.str.data)) || !wantStr {
 		return optString{}
 	}
 	return optString{s: s.str.cstring(stroff), ok: true}
@@ -95,6 +95,19 @@ func (s *Lines) indexedAddress(u *unit, idx uint64) uint64 {
 // reports false where BFD's read_attribute_value returns NULL: at the end of
 // the data (except for DW_FORM_flag_present) and for unknown forms.
 func (s *Lines) readAttrValue(u *unit, form uint32, implicit uint64, b *buf) (attr, bool) {
+	return s.readAttr(u, form, implicit, b, true)
+}
+
+// skipAttrValue is readAttrValue for a value the caller does not look at:
+// the cursor moves and BFD's messages are recorded the same way, but no
+// string is copied out of the section.
+func (s *Lines) skipAttrValue(u *unit, form uint32, implicit uint64, b *buf) bool {
+	_, ok := s.readAttr(u, form, implicit, b, false)
+	return ok
+}
+
+// readAttr is readAttrValue; strings are only made when wantStr is set.
+func (s *Lines) readAttr(u *unit, form uint32, implicit uint64, b *buf, wantStr bool) (attr, bool) {
 	var a attr
 	for {
 		if b.atEnd() && form != formFlagPresent {
@@ -144,11 +157,15 @@ func (s *Lines) readAttrValue(u *unit, form uint32, implicit uint64, b *buf) (at
 				a.val = s.indexedAddress(u, a.val)
 			}
 		case formString:
-			a.str = b.cstring()
+			if wantStr {
+				a.str = b.cstring()
+			} else {
+				b.skipCString()
+			}
 		case formStrp:
-			a.str = s.indirectString(u, &s.str, b)
+			a.str = s.indirectString(u, &s.str, b, wantStr)
 		case formLineStrp:
-			a.str = s.indirectString(u, &s.lineStr, b)
+			a.str = s.indirectString(u, &s.lineStr, b, wantStr)
 		case formGNUStrpAlt:
 			// The string lives in a .gnu_debugaltlink file, which is not
 			// consulted (read_alt_indirect_string); BFD yields NULL when
@@ -173,7 +190,7 @@ func (s *Lines) readAttrValue(u *unit, form uint32, implicit uint64, b *buf) (at
 				idx = b.uleb()
 			}
 			if u.strOffsets != 0 {
-				a.str = s.indexedString(u, idx)
+				a.str = s.indexedString(u, idx, wantStr)
 			}
 			// Storing the string pointer overwrites the index in BFD's
 			// union: a later re-read sees index 0.

@@ -67,17 +67,17 @@ func (s *Lines) dieCursor(u *unit) buf {
 
 // scanUnit collects the functions of a unit in two passes over its DIEs
 // (scan_unit_for_symbols): the first finds them, the second reads their
-// names and ranges.
+// names and ranges. BFD finds a function of the second pass by its DIE
+// offset; both passes walk the same DIEs, so the n-th function DIE of the
+// second pass is the n-th function found by the first.
 func (s *Lines) scanUnit(u *unit) bool {
 	var funcs []*funcInfo
-	byOffset := map[uint64]*funcInfo{}
 
 	b := s.dieCursor(u)
 	for nesting := 0; nesting >= 0; {
 		if b.atEnd() {
 			return false
 		}
-		off := uint64(b.off - u.start)
 		num := uint32(b.uleb())
 		if num == 0 {
 			nesting--
@@ -94,12 +94,10 @@ func (s *Lines) scanUnit(u *unit) bool {
 			return false
 		}
 		if isFuncTag(ab.tag) {
-			fn := &funcInfo{idx: len(funcs)}
-			funcs = append(funcs, fn)
-			byOffset[off] = fn
+			funcs = append(funcs, &funcInfo{idx: len(funcs)})
 		}
 		for _, spec := range ab.attrs {
-			if _, ok := s.readAttrValue(u, spec.form, spec.implicit, &b); !ok {
+			if !s.skipAttrValue(u, spec.form, spec.implicit, &b) {
 				return false
 			}
 		}
@@ -112,11 +110,11 @@ func (s *Lines) scanUnit(u *unit) bool {
 	u.funcs = funcs
 
 	b = s.dieCursor(u)
+	nextFunc := 0
 	for nesting := 0; nesting >= 0; {
 		if b.atEnd() {
 			return false
 		}
-		off := uint64(b.off - u.start)
 		num := uint32(b.uleb())
 		if num == 0 {
 			nesting--
@@ -129,14 +127,16 @@ func (s *Lines) scanUnit(u *unit) bool {
 		var fn *funcInfo
 		isVar := false
 		if isFuncTag(ab.tag) {
-			fn = byOffset[off]
+			fn = funcs[nextFunc]
+			nextFunc++
 		} else if ab.tag == tagVariable || ab.tag == tagMember {
 			isVar = true
 		}
 		var lowPC, highPC uint64
 		highRel := false
 		for _, spec := range ab.attrs {
-			a, ok := s.readAttrValue(u, spec.form, spec.implicit, &b)
+			// Only a function's names are used.
+			a, ok := s.readAttr(u, spec.form, spec.implicit, &b, fn != nil)
 			if !ok {
 				return false
 			}

@@ -176,7 +176,7 @@ func (s *Lines) parseUnit(off, length, start, offsetSize int) *unit {
 	}
 	for _, a := range deferred {
 		if isStrxForm(a.form) {
-			a.str = s.indexedString(u, a.val)
+			a.str = s.indexedString(u, a.val, true)
 		}
 		if isAddrxForm(a.form) {
 			a.val = s.indexedAddress(u, a.val)
