@@ -65,6 +65,23 @@ func (s *Lines) dieCursor(u *unit) buf {
 	return s.cursor(&s.info, u.firstChild, u.end)
 }
 
+// nextDIE reads the abbreviation number of the next DIE of a unit's DIE
+// tree, passing over the null entries that close lists of children and
+// counting them off *nesting. It returns 0 when the unit DIE's children
+// have all been read, and false when the data ends first.
+func nextDIE(b *buf, nesting *int) (num uint32, ok bool) {
+	for *nesting >= 0 {
+		if b.atEnd() {
+			return 0, false
+		}
+		if num = uint32(b.uleb()); num != 0 {
+			return num, true
+		}
+		*nesting--
+	}
+	return 0, true
+}
+
 // scanUnit collects the functions of a unit in two passes over its DIEs
 // (scan_unit_for_symbols): the first finds them, the second reads their
 // names and ranges. BFD finds a function of the second pass by its DIE
@@ -74,14 +91,13 @@ func (s *Lines) scanUnit(u *unit) bool {
 	var funcs []*funcInfo
 
 	b := s.dieCursor(u)
-	for nesting := 0; nesting >= 0; {
-		if b.atEnd() {
+	for nesting := 0; ; {
+		num, ok := nextDIE(&b, &nesting)
+		if !ok {
 			return false
 		}
-		num := uint32(b.uleb())
 		if num == 0 {
-			nesting--
-			continue
+			break
 		}
 		ab := u.abbrevs[num]
 		if ab == nil {
@@ -111,14 +127,13 @@ func (s *Lines) scanUnit(u *unit) bool {
 
 	b = s.dieCursor(u)
 	nextFunc := 0
-	for nesting := 0; nesting >= 0; {
-		if b.atEnd() {
+	for nesting := 0; ; {
+		num, ok := nextDIE(&b, &nesting)
+		if !ok {
 			return false
 		}
-		num := uint32(b.uleb())
 		if num == 0 {
-			nesting--
-			continue
+			break
 		}
 		ab := u.abbrevs[num]
 		if ab == nil {

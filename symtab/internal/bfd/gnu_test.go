@@ -730,17 +730,25 @@ func TestAgainstTestdata(t *testing.T) {
 	}
 }
 
+// loadTestdata opens the repository's test program testdata/progs/name
+// and loads its line information; the test is skipped without it.
+func loadTestdata(t *testing.T, name string) (*elf.File, *Lines) {
+	t.Helper()
+	f, err := elf.Open(filepath.Join("../../../testdata/progs", name, "prog"))
+	if err != nil {
+		t.Skipf("no testdata/progs/%s/prog", name)
+	}
+	t.Cleanup(func() { f.Close() })
+	b, err := Load(f)
+	require.NoError(t, err)
+	return f, b
+}
+
 // TestHeaderFunction checks the DWARF 5 quirk on the repository's
 // C++ program: a destructor defined in geometry.h is reported in the CU's
 // primary file because its sequence never sets the file register.
 func TestHeaderFunction(t *testing.T) {
-	f, err := elf.Open("../../../testdata/progs/cxx/prog")
-	if err != nil {
-		t.Skip("no testdata/progs/cxx/prog")
-	}
-	defer f.Close()
-	b, err := Load(f)
-	require.NoError(t, err)
+	f, b := loadTestdata(t, "cxx")
 	require.NotNil(t, b)
 	syms, err := f.Symbols()
 	require.NoError(t, err)
@@ -785,14 +793,10 @@ func TestNoLineSection(t *testing.T) {
 	assert.Equal(t, msgs, b.takeMessages())
 }
 
+// TestNoDebugInfo loads a program built without -g: there are no lines,
+// and a nil Lines finds nothing.
 func TestNoDebugInfo(t *testing.T) {
-	f, err := elf.Open("../../../testdata/progs/cycles/prog")
-	if err != nil {
-		t.Skip("no testdata/progs/cycles/prog")
-	}
-	defer f.Close()
-	b, err := Load(f)
-	require.NoError(t, err)
+	_, b := loadTestdata(t, "cycles")
 	assert.Nil(t, b)
 	_, _, _, ok := b.Find(0x1000)
 	assert.False(t, ok)
