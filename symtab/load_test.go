@@ -135,3 +135,44 @@ func TestCodeSymbolAddrsAgainstNm(t *testing.T) {
 		assert.Equal(t, want, tab.CodeSymbolAddrs, prog)
 	}
 }
+
+// TestCorruptDebugInfoSurfacesLater corrupts the compressed .debug_info of
+// a program: Load still succeeds (the symbols are fine, and gprof's
+// answers without -l need no lines), every symbol is without a source
+// position, and -l's WithLineSymbols reports the error.
+func TestCorruptDebugInfoSurfacesLater(t *testing.T) {
+	if _, err := exec.LookPath("objcopy"); err != nil {
+		t.Skip("objcopy not available")
+	}
+	src := "../testdata/progs/multifile/prog"
+	if _, err := os.Stat(src); err != nil {
+		t.Skip("no testdata/progs/multifile/prog")
+	}
+	prog := filepath.Join(t.TempDir(), "prog")
+	out, err := exec.Command("objcopy", "--compress-debug-sections=zlib", src, prog).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	f, err := elf.Open(prog)
+	require.NoError(t, err)
+	info := f.Section(".debug_info")
+	require.NotNil(t, info)
+	require.NotZero(t, info.Flags&elf.SHF_COMPRESSED)
+	off, size := info.Offset, info.FileSize
+	f.Close()
+	data, err := os.ReadFile(prog)
+	require.NoError(t, err)
+	// Past the 24-byte compression header, garble the zlib stream.
+	for i := off + 26; i < off+size; i++ {
+		data[i] ^= 0x5a
+	}
+	require.NoError(t, os.WriteFile(prog, data, 0o755))
+
+	tab, err := Load(prog, Options{})
+	require.NoError(t, err)
+	for i := range tab.Syms {
+		_, ok := tab.SymbolSource(i)
+		assert.False(t, ok, tab.Syms[i].Name)
+	}
+	_, err = tab.WithLineSymbols()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "reading section .debug_info")
+}
