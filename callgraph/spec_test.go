@@ -91,7 +91,6 @@ func TestHugeLineNumberAgainstGprof(t *testing.T) {
 	}
 	tab, err := symtab.Load(filepath.Join(dir, "prog"), symtab.Options{})
 	require.NoError(t, err)
-	defer tab.Close()
 
 	ours := []string{"f", "g", "h", "main"}
 	for _, spec := range []string{

@@ -176,7 +176,6 @@ func Analyze(e *Experiment, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer ps.close()
 	res.Functions = ps.funcs
 	res.Names = printedNames(ps.funcs, cfg.Naming)
 

@@ -36,7 +36,6 @@ func selfSeconds(t *testing.T, binary, gmonFile, name string) float64 {
 	t.Helper()
 	tab, err := symtab.Load(binary, symtab.Options{})
 	require.NoError(t, err)
-	defer tab.Close()
 	data, err := os.ReadFile(gmonFile)
 	require.NoError(t, err)
 	prof := gmon.NewProfile(tab.Target, gmon.FormatAuto)
@@ -179,6 +178,5 @@ func TestModelOnlyGraph(t *testing.T) {
 			assert.Equal(t, f.PropChild, l.PropChild, "%s entry %d", bin, i)
 		}
 		assert.Equal(t, full.TotalTime, lean.TotalTime, bin)
-		tab.Close()
 	}
 }

@@ -51,13 +51,6 @@ type profiles struct {
 	present [][]bool
 }
 
-// close releases the executables.
-func (ps *profiles) close() {
-	for _, t := range ps.tables {
-		t.Close()
-	}
-}
-
 // loadExecutables loads every executable the rows name and aligns their
 // functions: the first executable's functions in address order, then each
 // further one's paired by name with those before it, new names appended.
@@ -70,7 +63,6 @@ func loadExecutables(e *Experiment, opt LoadOptions) (*profiles, error) {
 		if !ok {
 			tab, err := symtab.Load(path, opt.Symtab)
 			if err != nil {
-				ps.close()
 				return nil, e.rowError(r, e.BinaryColumn, fmt.Errorf("cannot load the executable: %w", err))
 			}
 			t = len(ps.tables)

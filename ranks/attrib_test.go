@@ -39,7 +39,6 @@ func TestAttributorMatchesCallGraph(t *testing.T) {
 		t.Run(pg[1], func(t *testing.T) {
 			tab, err := symtab.Load(pg[0], symtab.Options{})
 			require.NoError(t, err)
-			defer tab.Close()
 			data, err := os.ReadFile(pg[1])
 			require.NoError(t, err)
 			p := gmon.NewProfile(tab.Target, gmon.FormatAuto)

@@ -107,7 +107,6 @@ func newRankFixture(t *testing.T) *rankFixture {
 	}
 	tab, err := symtab.Load(fx.prog, symtab.Options{})
 	require.NoError(t, err)
-	t.Cleanup(func() { tab.Close() })
 	fx.tab = tab
 	fx.layout, err = NewLayout(tab, Config{}, nil)
 	require.NoError(t, err)
@@ -206,7 +205,6 @@ func TestCollectErrors(t *testing.T) {
 	// A summary of another executable is refused by name.
 	other, err := symtab.Load("../testdata/demo/prog", symtab.Options{})
 	require.NoError(t, err)
-	defer other.Close()
 	ol, err := NewLayout(other, Config{}, nil)
 	require.NoError(t, err)
 	os1, err := Collect(other, ol, []Input{{Name: "../testdata/demo/gmon.out"}}, CollectOptions{Sum: true, Exe: "filter"})
@@ -303,7 +301,6 @@ func TestFillRanks(t *testing.T) {
 func TestLayoutModes(t *testing.T) {
 	tab, err := symtab.Load("../testdata/progs/multifile/prog", symtab.Options{})
 	require.NoError(t, err)
-	defer tab.Close()
 	byFile, err := NewLayout(tab, Config{Regions: "file"}, nil)
 	require.NoError(t, err)
 	assert.Contains(t, byFile.Regions, "<no source file>")

@@ -11,20 +11,22 @@ import (
 // ntGNUBuildID is the type of the ELF note that holds a GNU build ID.
 const ntGNUBuildID = 3
 
-// BuildID returns the executable's GNU build ID as lower-case hex, read from
-// its .note.gnu.build-id note (or from any other note section holding a
-// "GNU" note of type NT_GNU_BUILD_ID). It returns "" and no error when the
-// executable has no build ID, and an error when a note section cannot be
-// read or is malformed.
+// BuildID returns the executable's GNU build ID as lower-case hex, read by
+// Load from its .note.gnu.build-id note (or from any other note section
+// holding a "GNU" note of type NT_GNU_BUILD_ID). It returns "" and no error
+// when the executable has no build ID, and the error Load met when a note
+// section could not be read or was malformed.
 func (t *Table) BuildID() (string, error) {
-	if t.file == nil {
-		return "", nil
-	}
+	return t.buildID, t.buildIDErr
+}
+
+// readBuildID finds the GNU build ID of f, at path, as BuildID reports it.
+func readBuildID(f *elf.File, path string) (string, error) {
 	secs := make([]*elf.Section, 0, 4)
-	if s := t.file.Section(".note.gnu.build-id"); s != nil {
+	if s := f.Section(".note.gnu.build-id"); s != nil {
 		secs = append(secs, s)
 	}
-	for _, s := range t.file.Sections {
+	for _, s := range f.Sections {
 		if s.Type == elf.SHT_NOTE && s.Name != ".note.gnu.build-id" {
 			secs = append(secs, s)
 		}
@@ -35,11 +37,11 @@ func (t *Table) BuildID() (string, error) {
 		}
 		data, err := s.Data()
 		if err != nil {
-			return "", fmt.Errorf("%s: reading %s: %w", t.Path, s.Name, err)
+			return "", fmt.Errorf("%s: reading %s: %w", path, s.Name, err)
 		}
-		id, err := findBuildIDNote(data, t.file.ByteOrder)
+		id, err := findBuildIDNote(data, f.ByteOrder)
 		if err != nil {
-			return "", fmt.Errorf("%s: %s: %w", t.Path, s.Name, err)
+			return "", fmt.Errorf("%s: %s: %w", path, s.Name, err)
 		}
 		if id != nil {
 			return hex.EncodeToString(id), nil
@@ -79,15 +81,5 @@ func findBuildIDNote(data []byte, order binary.ByteOrder) ([]byte, error) {
 // address a of .text lies at a - TextLow + offset in the file. It reports
 // false when the section cannot be found.
 func (t *Table) TextFileOffset() (uint64, bool) {
-	if t.file == nil {
-		return 0, false
-	}
-	s := t.file.Section(".text")
-	if s == nil {
-		s = t.file.Section("$CODE$")
-	}
-	if s == nil || s.Addr != t.TextLow {
-		return 0, false
-	}
-	return s.Offset, true
+	return t.textOffset, t.textOffOK
 }

@@ -78,7 +78,6 @@ func TestBuildIDAgainstReadelf(t *testing.T) {
 		tab, err := Load(prog, Options{})
 		require.NoError(t, err)
 		got, err := tab.BuildID()
-		tab.Close()
 		require.NoError(t, err)
 		assert.Equal(t, want, got, prog)
 	}

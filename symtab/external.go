@@ -27,8 +27,7 @@ func (t *Table) useExternalSymbols(path string) (*Table, error) {
 	if len(syms) == 0 {
 		return nil, &LoadError{Kind: ErrNoSymbols, Path: path}
 	}
-	t.kept = nil
-	t.src = nil // no source files or lines
+	t.kept = nil // no source files or lines
 	t.setSyms(finalize(syms, t.TextEnd))
 	return t, nil
 }

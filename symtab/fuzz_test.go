@@ -67,7 +67,6 @@ func FuzzLoad(f *testing.F) {
 		if err != nil {
 			return
 		}
-		defer tab.Close()
 		for i := range tab.Syms {
 			tab.SymbolSource(i)
 			tab.Lookup(tab.Syms[i].Addr)

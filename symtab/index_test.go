@@ -35,6 +35,5 @@ func TestAddrIndexMatchesBinarySearch(t *testing.T) {
 		for _, a := range addrs {
 			require.Equal(t, search(a), tab.Lookup(a), "%s: address %#x", prog, a)
 		}
-		tab.Close()
 	}
 }

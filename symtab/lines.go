@@ -1,8 +1,10 @@
 package symtab
 
 import (
+	"debug/elf"
 	"fmt"
-	"sync"
+
+	"github.com/egprof/egprof/symtab/internal/bfd"
 )
 
 // SourceLoc is a source position as gprof knows it: the file name as BFD
@@ -13,44 +15,28 @@ type SourceLoc struct {
 	Line int
 }
 
-// sourceState holds the DWARF line information and the source position of
-// every function symbol, found the first time a position is needed.
-type sourceState struct {
-	lines *bfdLines
-	// bySymIndex holds the position of each kept function symbol, keyed by
-	// its .symtab index.
-	bySymIndex map[int]SourceLoc
-}
-
-// sourceHolder loads the source state once.
-type sourceHolder struct {
-	once sync.Once
-	st   *sourceState
-	err  error
-}
-
-// source loads the line information and looks up every function symbol in
-// .symtab order, as gprof does while building its symbol table.
-func (t *Table) source() (*sourceState, error) {
-	h := t.src
-	if h == nil {
-		return &sourceState{}, nil
+// readSources reads the DWARF line information of f and looks up every
+// kept function symbol in .symtab order, as gprof does while building its
+// symbol table (BFD's answers can depend on the order of lookups). An
+// executable without .debug_info has no line information and no error;
+// an error reading .debug_info is kept for WithLineSymbols, which reports
+// it, and leaves every symbol without a source position.
+func (t *Table) readSources(f *elf.File) {
+	lines, err := bfd.Load(f)
+	if err != nil {
+		t.linesErr = err
+		return
 	}
-	h.once.Do(func() {
-		st := &sourceState{bySymIndex: map[int]SourceLoc{}}
-		if t.file != nil {
-			st.lines, h.err = loadBFDLines(t.file)
+	t.lines = lines
+	if lines == nil {
+		return
+	}
+	t.sources = make(map[int]SourceLoc, len(t.kept))
+	for _, s := range t.kept {
+		if file, _, line, ok := lines.Find(s.Addr); ok {
+			t.sources[s.symIndex] = SourceLoc{File: file, Line: line}
 		}
-		if st.lines != nil {
-			for _, s := range t.kept {
-				if file, _, line, ok := st.lines.find(s.Addr); ok {
-					st.bySymIndex[s.symIndex] = SourceLoc{File: file, Line: line}
-				}
-			}
-		}
-		h.st = st
-	})
-	return h.st, h.err
+	}
 }
 
 // SymbolSource returns the source position of symbol i, or false without
@@ -60,24 +46,20 @@ func (t *Table) SymbolSource(i int) (SourceLoc, bool) {
 	if s.IsLine {
 		return s.Src, true
 	}
-	st, err := t.source()
-	if err != nil {
-		return SourceLoc{}, false
-	}
-	loc, ok := st.bySymIndex[s.symIndex]
+	loc, ok := t.sources[s.symIndex]
 	return loc, ok
 }
 
 // WithLineSymbols returns the symbol table of gprof's -l: the function
 // symbols plus one line symbol wherever the (function, file, line) of the
-// code changes, walking .text one byte at a time as gprof does. Without
-// line information the table is returned unchanged.
+// code changes, walking .text one byte at a time as gprof does, over the
+// line information read by Load (no file is read). Without line
+// information the table is returned unchanged.
 func (t *Table) WithLineSymbols() (*Table, error) {
-	st, err := t.source()
-	if err != nil {
-		return nil, err
+	if t.linesErr != nil {
+		return nil, t.linesErr
 	}
-	if st.lines == nil {
+	if t.lines == nil {
 		// gprof still rebuilds its table, which drops a symbol whose
 		// range is empty (data_start in ordinary executables).
 		nt := *t
@@ -87,9 +69,9 @@ func (t *Table) WithLineSymbols() (*Table, error) {
 	// gprof walks the text twice, counting and then creating, and fails
 	// when BFD's answers changed between the walks; the walks are repeated
 	// here so that the same failure shows.
-	count := t.walkLines(st, nil)
+	count := t.walkLines(nil)
 	var lineSyms []Symbol
-	made := t.walkLines(st, &lineSyms)
+	made := t.walkLines(&lineSyms)
 	if made != count {
 		return nil, fmt.Errorf("somebody miscounted: ltab.len=%d instead of %d", count+len(t.Syms), made+len(t.Syms))
 	}
@@ -103,14 +85,14 @@ func (t *Table) WithLineSymbols() (*Table, error) {
 
 // walkLines visits every byte of .text and counts (or, with out, creates)
 // the line symbols.
-func (t *Table) walkLines(st *sourceState, out *[]Symbol) int {
+func (t *Table) walkLines(out *[]Symbol) int {
 	n := 0
 	var prev *Symbol
 	var prevName, prevFile string
 	prevLine := 0
 	havePrev := false
 	for addr := t.TextLow; addr <= t.TextEnd; addr++ {
-		file, fn, line, ok := st.lines.find(addr)
+		file, fn, line, ok := t.lines.Find(addr)
 		if !ok {
 			continue
 		}

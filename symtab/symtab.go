@@ -7,12 +7,13 @@ import (
 	"debug/elf"
 	"errors"
 	"fmt"
-	"github.com/egprof/egprof/internal/oserr"
 	"os"
 	"sort"
 	"strings"
 
 	"github.com/egprof/egprof/gmon"
+	"github.com/egprof/egprof/internal/oserr"
+	"github.com/egprof/egprof/symtab/internal/bfd"
 )
 
 // Symbol is one gprof symbol: a function, or a code label that gprof treats
@@ -40,7 +41,8 @@ type Symbol struct {
 	symIndex int
 }
 
-// Options are the command-line settings that change which symbols exist.
+// Options are the command-line settings that change which symbols exist,
+// and what Load reads besides them.
 type Options struct {
 	NoStatic           bool // -a: drop every local symbol
 	IgnoreNonFunctions bool // -D: drop local symbols that are not STT_FUNC
@@ -51,9 +53,14 @@ type Options struct {
 	// ExternalSymbols is -S's nm-style symbol file, used instead of the
 	// executable's symbols (see ParseExternalSymbols).
 	ExternalSymbols string
+	// ReadText keeps the bytes of .text for TextBytes (the static call
+	// graph of -c needs them).
+	ReadText bool
 }
 
-// Table is the finalised symbol table of one executable.
+// Table is the finalised symbol table of one executable. Load reads all it
+// needs from the file (symbols, DWARF line information, build ID, .text
+// when asked for) and closes it: a Table holds no open file.
 type Table struct {
 	Path    string
 	Target  gmon.Target
@@ -61,14 +68,30 @@ type Table struct {
 	TextLow uint64   // first address of .text
 	TextEnd uint64   // last address of .text
 
-	file *elf.File
+	// CodeSymbolAddrs holds the addresses of the code symbols of the
+	// executable's .symtab (every symbol of an executable section except
+	// sections, files, objects and TLS), in .symtab order; nil when the
+	// executable has no readable symbol table.
+	CodeSymbolAddrs []uint64
+
 	// kept lists the selected symbols in .symtab order, before aliases
 	// were merged: gprof looks up their source lines in that order, and
 	// BFD's answers can depend on the order of lookups.
 	kept []Symbol
 
-	// src is shared by the tables derived from this one (-l).
-	src *sourceHolder
+	// lines is the DWARF line information, nil without it; linesErr is
+	// the error reading it. Tables derived from this one (-l) share it.
+	lines    *bfd.Lines
+	linesErr error
+	// sources holds the position of each kept function symbol, keyed by
+	// its .symtab index.
+	sources map[int]SourceLoc
+
+	buildID    string
+	buildIDErr error
+	textOffset uint64 // file offset of .text, when textOffsetOK
+	textOffOK  bool
+	text       []byte // .text, with Options.ReadText
 	// index speeds up Lookup; nil for a table built by hand.
 	index *addrIndex
 
@@ -121,41 +144,94 @@ type rawSym struct {
 	index   int
 }
 
-// Load reads the executable at path and builds gprof's symbol table.
+// Load reads the executable at path and builds gprof's symbol table. It
+// does all the reading the table's users need (see Table) and closes the
+// file before it returns.
 func Load(path string, opt Options) (*Table, error) {
 	osf, err := os.Open(path)
 	if err != nil {
 		return nil, &LoadError{Kind: ErrOpen, Path: path, Err: err}
 	}
+	defer osf.Close()
 	if st, err := osf.Stat(); err == nil && st.IsDir() {
-		osf.Close()
 		// gprof reports a directory as a missing file.
 		return nil, &LoadError{Kind: ErrOpen, Path: path, Err: &os.PathError{Op: "open", Path: path, Err: errors.New("no such file or directory")}}
 	}
 	f, err := elf.NewFile(osf)
 	if err != nil {
-		osf.Close()
 		return nil, &LoadError{Kind: ErrNotObject, Path: path, Err: err}
 	}
 	t, err := build(path, f, opt)
 	if err != nil {
-		f.Close()
 		return nil, err
+	}
+	t.readFileData(f, opt)
+	if opt.ExternalSymbols == "" {
+		// -S's symbols come without debug information.
+		t.readSources(f)
 	}
 	return t, nil
 }
 
+// readFileData reads what the table's users need from the executable
+// besides symbols and lines: the build ID, the file offset and (with
+// opt.ReadText) the bytes of .text, and the addresses of the code symbols.
+func (t *Table) readFileData(f *elf.File, opt Options) {
+	t.buildID, t.buildIDErr = readBuildID(f, t.Path)
+	text := textSection(f)
+	if text != nil && text.Addr == t.TextLow {
+		t.textOffset, t.textOffOK = text.Offset, true
+	}
+	if opt.ReadText && text != nil {
+		if b, err := text.Data(); err == nil {
+			t.text = b
+		}
+	}
+	t.CodeSymbolAddrs = codeSymbolAddrs(f)
+}
+
+// textSection returns the executable's code section as gprof finds it:
+// .text, or $CODE$.
+func textSection(f *elf.File) *elf.Section {
+	if s := f.Section(".text"); s != nil {
+		return s
+	}
+	return f.Section("$CODE$")
+}
+
+// codeSymbolAddrs returns the addresses of the code symbols of f's
+// .symtab, in .symtab order, or nil when it cannot be read.
+func codeSymbolAddrs(f *elf.File) []uint64 {
+	syms, err := f.Symbols()
+	if err != nil {
+		return nil
+	}
+	var out []uint64
+	for _, s := range syms {
+		switch elf.ST_TYPE(s.Info) {
+		case elf.STT_SECTION, elf.STT_FILE, elf.STT_OBJECT, elf.STT_TLS:
+			continue
+		}
+		if s.Section == elf.SHN_UNDEF || s.Section >= elf.SHN_LORESERVE || int(s.Section) >= len(f.Sections) {
+			continue
+		}
+		if f.Sections[s.Section].Flags&elf.SHF_EXECINSTR == 0 {
+			continue
+		}
+		out = append(out, s.Value)
+	}
+	return out
+}
+
+// build selects gprof's symbols from f.
 func build(path string, f *elf.File, opt Options) (*Table, error) {
-	t := &Table{Path: path, file: f, src: &sourceHolder{}}
+	t := &Table{Path: path}
 	t.Target.Order = f.ByteOrder
 	t.Target.AddrSize = 8
 	if f.Class == elf.ELFCLASS32 {
 		t.Target.AddrSize = 4
 	}
-	text := f.Section(".text")
-	if text == nil {
-		text = f.Section("$CODE$")
-	}
+	text := textSection(f)
 	if text == nil {
 		return nil, &LoadError{Kind: ErrNoText, Path: path}
 	}
@@ -519,26 +595,8 @@ func LookupRanges(n int, at func(int) (lo, hi uint64), addr uint64) int {
 	return i
 }
 
-// Close releases the executable file.
-func (t *Table) Close() error {
-	if t.file == nil {
-		return nil
-	}
-	return t.file.Close()
-}
-
-// TextBytes returns the contents of .text, or nil if they cannot be read.
+// TextBytes returns the contents of .text when Load was asked to read them
+// (Options.ReadText), else nil.
 func (t *Table) TextBytes() []byte {
-	s := t.file.Section(".text")
-	if s == nil {
-		s = t.file.Section("$CODE$")
-	}
-	if s == nil {
-		return nil
-	}
-	b, err := s.Data()
-	if err != nil {
-		return nil
-	}
-	return b
+	return t.text
 }

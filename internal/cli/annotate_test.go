@@ -129,7 +129,6 @@ func findLineSyms(t *testing.T, prog string) lineSyms {
 	t.Helper()
 	tab, err := symtab.Load(prog, symtab.Options{})
 	require.NoError(t, err)
-	defer tab.Close()
 	lt, err := tab.WithLineSymbols()
 	require.NoError(t, err)
 	var ls lineSyms

@@ -217,6 +217,7 @@ func (c *config) symtabOptions() symtab.Options {
 		IgnoreNonFunctions: c.ignoreNonFunc,
 		MapFile:            c.mapFile,
 		ExternalSymbols:    c.externalSyms,
+		ReadText:           c.staticCalls,
 	}
 }
 
@@ -240,14 +241,12 @@ func (c *config) loadSide(image string, files []string, stdin io.Reader, stdout 
 		// Without debug information -l changes nothing, as in gprof.
 		lt, err := tab.WithLineSymbols()
 		if err != nil {
-			tab.Close()
 			return fail("%s: %v\n", c.argv0, err)
 		}
 		tab = lt
 	}
 	prof, code := c.loadProfiles(tab, files, stdin, stdout, stderr)
 	if code != 0 {
-		tab.Close()
 		return nil, nil, code
 	}
 	return tab, prof, 0
@@ -308,7 +307,6 @@ func (c *config) reportDiff(plus *callgraph.Graph, style int, stdin io.Reader, s
 		if code != 0 {
 			return code
 		}
-		defer other.Close()
 		tab = other
 	}
 	prof, code := c.loadProfiles(tab, c.ext.diffFiles, stdin, stdout, stderr)

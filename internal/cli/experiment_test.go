@@ -538,7 +538,6 @@ func writeBenchProfiles(binary, baseGmon, dir string) error {
 	if err != nil {
 		return err
 	}
-	defer tab.Close()
 	f, err := gmon.ReadFile(baseGmon, tab.Target, gmon.FormatAuto)
 	if err != nil {
 		return err

@@ -266,7 +266,6 @@ func TestFunctionOrderingAgainstGprof(t *testing.T) {
 			tab, err := symtab.Load(files.Binary, symtab.Options{})
 			require.NoError(t, err)
 			pick := func(k int) string { return tab.Syms[k*len(tab.Syms)/7].Name }
-			tab.Close()
 			var cases []orderingCase
 			for _, args := range [][]string{
 				{"-r"},

@@ -577,7 +577,6 @@ func ppBenchPProf(b *testing.B, argv []string, out, exe, gmonFile, minusGmon str
 func ppSynthStats(b *testing.B, exe, gmonFile, minusGmon string) pprof.Stats {
 	tab, err := symtab.Load(exe, symtab.Options{})
 	require.NoError(b, err)
-	defer tab.Close()
 	graph := func(name string) *callgraph.Graph {
 		prof := gmon.NewProfile(tab.Target, gmon.FormatAuto)
 		data, err := os.ReadFile(name)

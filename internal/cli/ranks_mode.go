@@ -51,14 +51,12 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 	if code != 0 {
 		return code
 	}
-	defer tab.Close()
 	anaTab := tab
 	if c.line {
 		t, err := symtab.Load(c.image, c.symtabOptions())
 		if err != nil {
 			return fail("%s: %v\n", c.argv0, err)
 		}
-		defer t.Close()
 		anaTab = t
 	}
 

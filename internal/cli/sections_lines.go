@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"debug/elf"
-	"fmt"
 	"io"
 	"slices"
 
@@ -57,12 +55,12 @@ func createAnnotationFile(name string) (io.WriteCloser, error) {
 // the ELF symbol table in its own order (not by address), then those of the
 // line symbols of -l by address.
 //
-// The symbol table does not expose its ELF order, so the executable's
-// .symtab is read again here. Every text symbol there that starts where a
-// function symbol of tab starts stands for it (gprof looks a symbol's
-// source up by address, so aliases share their source file). When the
-// executable cannot be read again, the function symbols are taken in
-// address order instead.
+// The code symbols of the executable's .symtab, as Load listed them, give
+// the ELF order: every one that starts where a function symbol of tab
+// starts stands for it (gprof looks a symbol's source up by address, so
+// aliases share their source file). When the executable's symbol table
+// could not be read, the function symbols are taken in address order
+// instead.
 func sourceFileOrder(tab *symtab.Table) []string {
 	var order []string
 	seen := map[string]bool{}
@@ -79,12 +77,10 @@ func sourceFileOrder(tab *symtab.Table) []string {
 		}
 		return i
 	}
-	if elfSyms, err := textSymbolAddrs(tab.Path); err == nil {
-		for _, addr := range elfSyms {
-			if i := funcAt(addr); i >= 0 {
-				if src, ok := tab.SymbolSource(i); ok {
-					add(src.File)
-				}
+	for _, addr := range tab.CodeSymbolAddrs {
+		if i := funcAt(addr); i >= 0 {
+			if src, ok := tab.SymbolSource(i); ok {
+				add(src.File)
 			}
 		}
 	}
@@ -102,33 +98,4 @@ func sourceFileOrder(tab *symtab.Table) []string {
 	}
 	slices.Reverse(order)
 	return order
-}
-
-// textSymbolAddrs returns the addresses of the code symbols of the ELF
-// file at path, in .symtab order.
-func textSymbolAddrs(path string) ([]uint64, error) {
-	f, err := elf.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading symbols of %s: %w", path, err)
-	}
-	defer f.Close()
-	syms, err := f.Symbols()
-	if err != nil {
-		return nil, fmt.Errorf("reading symbols of %s: %w", path, err)
-	}
-	var out []uint64
-	for _, s := range syms {
-		switch elf.ST_TYPE(s.Info) {
-		case elf.STT_SECTION, elf.STT_FILE, elf.STT_OBJECT, elf.STT_TLS:
-			continue
-		}
-		if s.Section == elf.SHN_UNDEF || s.Section >= elf.SHN_LORESERVE || int(s.Section) >= len(f.Sections) {
-			continue
-		}
-		if f.Sections[s.Section].Flags&elf.SHF_EXECINSTR == 0 {
-			continue
-		}
-		out = append(out, s.Value)
-	}
-	return out, nil
 }

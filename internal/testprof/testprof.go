@@ -14,13 +14,11 @@ import (
 )
 
 // Graph builds the call graph of an executable and its (summed) gmon files
-// with gprof's default options; the executable is closed when the test
-// ends.
+// with gprof's default options.
 func Graph(t testing.TB, exe string, gmons ...string) *callgraph.Graph {
 	t.Helper()
 	tab, err := symtab.Load(exe, symtab.Options{})
 	require.NoError(t, err)
-	t.Cleanup(func() { tab.Close() })
 	prof := gmon.NewProfile(tab.Target, gmon.FormatAuto)
 	for _, name := range gmons {
 		data, err := os.ReadFile(name)

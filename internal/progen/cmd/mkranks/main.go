@@ -54,7 +54,6 @@ func generate(dir string, nRanks, funcs, arcs int, seed int64) error {
 	if err != nil {
 		return err
 	}
-	defer tab.Close()
 	f, err := gmon.ReadFile(base.Gmon, tab.Target, gmon.FormatAuto)
 	if err != nil {
 		return err

@@ -1,12 +1,10 @@
-package symtab
+package bfd
 
 import (
 	"bufio"
 	"bytes"
 	"debug/elf"
-	"encoding/binary"
 	"fmt"
-	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,13 +19,13 @@ import (
 	"github.com/egprof/egprof/internal/testenv"
 )
 
-// The tests compare bfdLines with GNU tools built on the same BFD code:
+// The tests here compare Lines with GNU tools built on the same BFD code:
 // gprof's flat profile (which prints "name (file:line)" for every function
 // symbol and, with -l, one entry per change of function, file or line over
 // every .text byte) and addr2line -f.
 
-// bfdTestSources are the programs built for the comparisons.
-var bfdTestSources = map[string]string{
+// testSources are the programs built for the comparisons.
+var testSources = map[string]string{
 	"util.h": `#ifndef UTIL_H
 #define UTIL_H
 static inline int clampi(int v, int lo, int hi)
@@ -163,8 +161,8 @@ int main()
 `,
 }
 
-// bfdTestProgram is one program built for the comparisons.
-type bfdTestProgram struct {
+// testProgram is one program built for the comparisons.
+type testProgram struct {
 	name    string
 	cc      string
 	flags   []string
@@ -174,11 +172,11 @@ type bfdTestProgram struct {
 	// noLineSyms: gprof -l yields no line symbols to compare (BFD finds
 	// no line at all, or gprof gives up).
 	noLineSyms bool
-	// gen, when set, supplies the sources instead of bfdTestSources.
+	// gen, when set, supplies the sources instead of testSources.
 	gen func() (files map[string]string, sources []string)
 }
 
-var bfdTestPrograms = []bfdTestProgram{
+var testPrograms = []testProgram{
 	{name: "c-O0-dwarf5", cc: "gcc", flags: []string{"-O0", "-gdwarf-5"}, sources: []string{"main.c", "a.c", "b.c"}, asm: true},
 	{name: "c-O0-dwarf4", cc: "gcc", flags: []string{"-O0", "-gdwarf-4"}, sources: []string{"main.c", "a.c", "b.c"}, asm: true},
 	{name: "c-O0-dwarf5-abs", cc: "gcc", flags: []string{"-O0", "-gdwarf-5"}, sources: []string{"main.c", "a.c", "b.c"}, noMap: true},
@@ -269,7 +267,7 @@ func genManyUnits(ext string, units, funcs int) func() (map[string]string, []str
 		m.WriteString("\t\tt += asm_add(r, 1);\n\t}\n\tprintf(\"%ld\\n\", t);\n\treturn 0;\n}\n")
 		mainName := "genmain" + ext
 		files[mainName] = m.String()
-		files["asm.s"] = bfdTestSources["asm.s"]
+		files["asm.s"] = testSources["asm.s"]
 		if cxx {
 			files["asmc.cc"] = "extern \"C\" int asm_add(int a, int b) { return a + b; }\n"
 			files["gen.h"] = strings.Replace(files["gen.h"], "int asm_add(int a, int b);", "extern \"C\" int asm_add(int a, int b);", 1)
@@ -279,11 +277,11 @@ func genManyUnits(ext string, units, funcs int) func() (map[string]string, []str
 	}
 }
 
-// buildBFDTestProgram writes the sources under dir, builds the program with
+// buildTestProgram writes the sources under dir, builds the program with
 // -pg and runs it there so that it leaves a gmon.out.
-func buildBFDTestProgram(t *testing.T, dir string, p bfdTestProgram) (prog, gmon string) {
+func buildTestProgram(t *testing.T, dir string, p testProgram) (prog, gmon string) {
 	t.Helper()
-	files := bfdTestSources
+	files := testSources
 	if p.gen != nil {
 		files, p.sources = p.gen()
 	}
@@ -344,7 +342,7 @@ var (
 // runGprof returns the names of gprof's flat profile, with the file shown
 // in full (-L) and without demangling, and the BFD messages gprof printed.
 // A failing gprof yields its error output as failure.
-func runGprof(t *testing.T, prog, gmon string, lineMode bool) (entries []gprofEntry, bfdMsgs []string, failure string) {
+func runGprof(t *testing.T, prog, gmon string, lineMode bool) (entries []gprofEntry, bfdMessages []string, failure string) {
 	t.Helper()
 	args := []string{"-b", "-p", "-z", "-L", "--inline-file-names", "--no-demangle"}
 	if lineMode {
@@ -357,12 +355,12 @@ func runGprof(t *testing.T, prog, gmon string, lineMode bool) (entries []gprofEn
 	out, err := cmd.Output()
 	for _, l := range strings.Split(stderr.String(), "\n") {
 		if strings.HasPrefix(l, "BFD: ") {
-			bfdMsgs = append(bfdMsgs, l)
+			bfdMessages = append(bfdMessages, l)
 		}
 	}
 	if err != nil {
 		require.NotEmpty(t, stderr.String(), "gprof failed: %v", err)
-		return nil, bfdMsgs, stderr.String()
+		return nil, bfdMessages, stderr.String()
 	}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
@@ -388,7 +386,7 @@ func runGprof(t *testing.T, prog, gmon string, lineMode bool) (entries []gprofEn
 		}
 		entries = append(entries, e)
 	}
-	return entries, bfdMsgs, ""
+	return entries, bfdMessages, ""
 }
 
 // gprofSymbol is a symbol gprof looks up, in the order it does.
@@ -439,8 +437,8 @@ func gprofSymbols(t *testing.T, f *elf.File) []gprofSymbol {
 	return out
 }
 
-// bfdLineSym is an entry of gprof's line-by-line symbol table.
-type bfdLineSym struct {
+// lineSym is an entry of gprof's line-by-line symbol table.
+type lineSym struct {
 	addr uint64
 	name string
 	file string
@@ -451,10 +449,10 @@ type bfdLineSym struct {
 // function symbol, then two walks over every .text byte (with -l). It
 // returns the results for the symbols, the line symbols of the second walk
 // and the number of line symbols the first walk counted.
-func simulateGprof(b *bfdLines, syms []gprofSymbol, text *elf.Section, lineMode bool) (map[uint64]bfdResult, []bfdLineSym, int) {
-	funcs := map[uint64]bfdResult{}
+func simulateGprof(b *Lines, syms []gprofSymbol, text *elf.Section, lineMode bool) (map[uint64]result, []lineSym, int) {
+	funcs := map[uint64]result{}
 	for _, s := range syms {
-		r := bfdFindResult(b, s.addr)
+		r := findResult(b, s.addr)
 		if _, seen := funcs[s.addr]; !seen {
 			funcs[s.addr] = r
 		}
@@ -467,7 +465,7 @@ func simulateGprof(b *bfdLines, syms []gprofSymbol, text *elf.Section, lineMode 
 	counted := 0
 	prevLine, prevName, prevFile := 0, "", ""
 	for a := lo; a < hi; a++ {
-		file, name, line, ok := b.find(a)
+		file, name, line, ok := b.Find(a)
 		if !ok || (prevLine == line && prevName == name && prevFile == file) {
 			continue
 		}
@@ -475,27 +473,27 @@ func simulateGprof(b *bfdLines, syms []gprofSymbol, text *elf.Section, lineMode 
 		counted++
 	}
 	// Second walk: gprof creates them.
-	var out []bfdLineSym
+	var out []lineSym
 	for a := lo; a < hi; a++ {
-		file, name, line, ok := b.find(a)
+		file, name, line, ok := b.Find(a)
 		if !ok {
 			continue
 		}
 		if n := len(out); n > 0 && out[n-1].line == line && out[n-1].name == name && out[n-1].file == file {
 			continue
 		}
-		out = append(out, bfdLineSym{addr: a, name: name, file: file, line: line})
+		out = append(out, lineSym{addr: a, name: name, file: file, line: line})
 	}
 	return funcs, out, counted
 }
 
-// bfdFindResult wraps find into a comparable value.
-func bfdFindResult(b *bfdLines, addr uint64) bfdResult {
-	file, fn, line, ok := b.find(addr)
+// findResult wraps Find into a comparable value.
+func findResult(b *Lines, addr uint64) result {
+	file, fn, line, ok := b.Find(addr)
 	if !ok {
-		return bfdResult{}
+		return result{}
 	}
-	return bfdResult{file: bfdStr{file, true}, function: bfdStr{fn, true}, line: uint32(line)}
+	return result{file: optString{file, true}, function: optString{fn, true}, line: uint32(line)}
 }
 
 // compareWithGprof checks the answers for the function symbols against
@@ -515,7 +513,7 @@ func compareWithGprof(t *testing.T, prog, gmon string) (symbols, lineSyms int) {
 	}
 
 	// Function symbols, as gprof -p reports them.
-	b, err := loadBFDLines(f)
+	b, err := Load(f)
 	require.NoError(t, err)
 	require.NotNil(t, b)
 	funcs, _, _ := simulateGprof(b, syms, text, false)
@@ -547,7 +545,7 @@ func compareWithGprof(t *testing.T, prog, gmon string) (symbols, lineSyms int) {
 	for _, s := range syms {
 		namesAt[s.addr] = append(namesAt[s.addr], s.name)
 	}
-	b, err = loadBFDLines(f)
+	b, err = Load(f)
 	require.NoError(t, err)
 	funcs, walk, counted := simulateGprof(b, syms, text, true)
 	entries, msgs, failure = runGprof(t, prog, gmon, true)
@@ -564,7 +562,7 @@ func compareWithGprof(t *testing.T, prog, gmon string) (symbols, lineSyms int) {
 		t.Logf("gprof -l: %s", strings.TrimSpace(failure))
 		return symbols, 0
 	}
-	mine := map[uint64]bfdLineSym{}
+	mine := map[uint64]lineSym{}
 	for _, ls := range walk {
 		mine[ls.addr] = ls
 	}
@@ -597,7 +595,7 @@ func compareWithGprof(t *testing.T, prog, gmon string) (symbols, lineSyms int) {
 }
 
 // compareWithAddr2line looks every .text address up, in order, with both
-// addr2line -f and a fresh bfdLines and compares function, file and line.
+// addr2line -f and a fresh Lines and compares function, file and line.
 func compareWithAddr2line(t *testing.T, prog string, step uint64) int {
 	t.Helper()
 	f, err := elf.Open(prog)
@@ -620,7 +618,7 @@ func compareWithAddr2line(t *testing.T, prog string, step uint64) int {
 	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
 	require.Len(t, lines, 2*len(addrs))
 
-	b, err := loadBFDLines(f)
+	b, err := Load(f)
 	require.NoError(t, err)
 	disc := regexp.MustCompile(` \(discriminator \d+\)$`)
 	for i, a := range addrs {
@@ -631,16 +629,29 @@ func compareWithAddr2line(t *testing.T, prog string, step uint64) int {
 	return len(addrs)
 }
 
-// lookupAll is find without gprof's filtering, for the addr2line
+// takeMessages returns the messages BFD would have printed on stderr
+// ("BFD: DWARF error: ...") since the previous call, in order.
+func (s *Lines) takeMessages() []string {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.msgs
+	s.msgs = nil
+	return m
+}
+
+// lookupAll is Find without gprof's filtering, for the addr2line
 // comparison.
-func (s *bfdLines) lookupAll(addr uint64) bfdResult {
+func (s *Lines) lookupAll(addr uint64) result {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.lookup(addr)
 }
 
 // addr2line formats a result the way addr2line -f prints it.
-func (r bfdResult) addr2line() string {
+func (r result) addr2line() string {
 	if !r.found {
 		return "??\n??:0"
 	}
@@ -659,16 +670,16 @@ func (r bfdResult) addr2line() string {
 	return fn + "\n" + file + ":" + line
 }
 
-func TestBFDLinesAgainstGNUTools(t *testing.T) {
+func TestAgainstGNUTools(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds programs")
 	}
 	testenv.Need(t, "gcc", "g++", "gprof", "addr2line")
-	for _, p := range bfdTestPrograms {
+	for _, p := range testPrograms {
 		t.Run(p.name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			prog, gmon := buildBFDTestProgram(t, dir, p)
+			prog, gmon := buildTestProgram(t, dir, p)
 			nsym, nline := compareWithGprof(t, prog, gmon)
 			naddr := compareWithAddr2line(t, prog, 1)
 			t.Logf("%s: %d symbols, %d line symbols, %d addresses compared", p.name, nsym, nline, naddr)
@@ -682,9 +693,9 @@ func TestBFDLinesAgainstGNUTools(t *testing.T) {
 	}
 }
 
-func TestBFDLinesAgainstTestdata(t *testing.T) {
+func TestAgainstTestdata(t *testing.T) {
 	testenv.Need(t, "gprof", "addr2line")
-	progs, err := filepath.Glob("../testdata/progs/*/prog")
+	progs, err := filepath.Glob("../../../testdata/progs/*/prog")
 	require.NoError(t, err)
 	if len(progs) == 0 {
 		t.Skip("no test programs")
@@ -698,7 +709,7 @@ func TestBFDLinesAgainstTestdata(t *testing.T) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			f, err := elf.Open(prog)
 			require.NoError(t, err)
-			b, err := loadBFDLines(f)
+			b, err := Load(f)
 			f.Close()
 			require.NoError(t, err)
 			if b == nil {
@@ -712,17 +723,25 @@ func TestBFDLinesAgainstTestdata(t *testing.T) {
 	}
 }
 
-// TestBFDLinesHeaderFunction checks the DWARF 5 quirk on the repository's
+// loadTestdata opens the repository's test program testdata/progs/name
+// and loads its line information; the test is skipped without it.
+func loadTestdata(t *testing.T, name string) (*elf.File, *Lines) {
+	t.Helper()
+	f, err := elf.Open(filepath.Join("../../../testdata/progs", name, "prog"))
+	if err != nil {
+		t.Skipf("no testdata/progs/%s/prog", name)
+	}
+	t.Cleanup(func() { f.Close() })
+	b, err := Load(f)
+	require.NoError(t, err)
+	return f, b
+}
+
+// TestHeaderFunction checks the DWARF 5 quirk on the repository's
 // C++ program: a destructor defined in geometry.h is reported in the CU's
 // primary file because its sequence never sets the file register.
-func TestBFDLinesHeaderFunction(t *testing.T) {
-	f, err := elf.Open("../testdata/progs/cxx/prog")
-	if err != nil {
-		t.Skip("no testdata/progs/cxx/prog")
-	}
-	defer f.Close()
-	b, err := loadBFDLines(f)
-	require.NoError(t, err)
+func TestHeaderFunction(t *testing.T) {
+	f, b := loadTestdata(t, "cxx")
 	require.NotNil(t, b)
 	syms, err := f.Symbols()
 	require.NoError(t, err)
@@ -730,7 +749,7 @@ func TestBFDLinesHeaderFunction(t *testing.T) {
 		if s.Name != "_ZN3geo6shapes5ShapeD2Ev" {
 			continue
 		}
-		file, fn, line, ok := b.find(s.Value)
+		file, fn, line, ok := b.Find(s.Value)
 		require.True(t, ok)
 		assert.Equal(t, "./testdata/progs/cxx/geometry.cc", file)
 		assert.Equal(t, "_ZN3geo6shapes5ShapeD2Ev", fn)
@@ -740,11 +759,11 @@ func TestBFDLinesHeaderFunction(t *testing.T) {
 	t.Skip("symbol not found")
 }
 
-// TestBFDLinesNoLineSection removes .debug_line from a program: gprof then
+// TestNoLineSection removes .debug_line from a program: gprof then
 // finds no lines and BFD complains once per unit.
-func TestBFDLinesNoLineSection(t *testing.T) {
+func TestNoLineSection(t *testing.T) {
 	testenv.Need(t, "objcopy", "gprof")
-	src := "../testdata/progs/multifile"
+	src := "../../../testdata/progs/multifile"
 	if _, err := os.Stat(filepath.Join(src, "prog")); err != nil {
 		t.Skip("no testdata/progs/multifile/prog")
 	}
@@ -754,11 +773,11 @@ func TestBFDLinesNoLineSection(t *testing.T) {
 	f, err := elf.Open(prog)
 	require.NoError(t, err)
 	defer f.Close()
-	b, err := loadBFDLines(f)
+	b, err := Load(f)
 	require.NoError(t, err)
 	require.NotNil(t, b)
 	for _, s := range gprofSymbols(t, f) {
-		_, _, _, ok := b.find(s.addr)
+		_, _, _, ok := b.Find(s.addr)
 		assert.False(t, ok, s.name)
 	}
 	_, msgs, failure := runGprof(t, prog, filepath.Join(src, "gmon.out"), false)
@@ -767,648 +786,11 @@ func TestBFDLinesNoLineSection(t *testing.T) {
 	assert.Equal(t, msgs, b.takeMessages())
 }
 
-func TestBFDLinesNoDebugInfo(t *testing.T) {
-	f, err := elf.Open("../testdata/progs/cycles/prog")
-	if err != nil {
-		t.Skip("no testdata/progs/cycles/prog")
-	}
-	defer f.Close()
-	b, err := loadBFDLines(f)
-	require.NoError(t, err)
+// TestNoDebugInfo loads a program built without -g: there are no lines,
+// and a nil Lines finds nothing.
+func TestNoDebugInfo(t *testing.T) {
+	_, b := loadTestdata(t, "cycles")
 	assert.Nil(t, b)
-	_, _, _, ok := b.find(0x1000)
+	_, _, _, ok := b.Find(0x1000)
 	assert.False(t, ok)
-}
-
-// ---------------------------------------------------------------------------
-// Synthetic DWARF: byte orders, versions, 64-bit DWARF and line program
-// opcodes that compilers for x86 do not emit.
-
-// dwBuf builds DWARF bytes in one byte order.
-type dwBuf struct {
-	bytes.Buffer
-	order binary.ByteOrder
-}
-
-func (b *dwBuf) u8(v uint64) *dwBuf { b.WriteByte(byte(v)); return b }
-func (b *dwBuf) u16(v uint64) *dwBuf {
-	var x [2]byte
-	b.order.PutUint16(x[:], uint16(v))
-	b.Write(x[:])
-	return b
-}
-func (b *dwBuf) u32(v uint64) *dwBuf {
-	var x [4]byte
-	b.order.PutUint32(x[:], uint32(v))
-	b.Write(x[:])
-	return b
-}
-func (b *dwBuf) u64(v uint64) *dwBuf {
-	var x [8]byte
-	b.order.PutUint64(x[:], v)
-	b.Write(x[:])
-	return b
-}
-func (b *dwBuf) uN(v uint64, n int) *dwBuf {
-	switch n {
-	case 2:
-		return b.u16(v)
-	case 4:
-		return b.u32(v)
-	}
-	return b.u64(v)
-}
-func (b *dwBuf) uleb(v uint64) *dwBuf {
-	for {
-		c := byte(v & 0x7f)
-		v >>= 7
-		if v != 0 {
-			c |= 0x80
-		}
-		b.WriteByte(c)
-		if v == 0 {
-			return b
-		}
-	}
-}
-func (b *dwBuf) sleb(v int64) *dwBuf {
-	for {
-		c := byte(v & 0x7f)
-		v >>= 7
-		done := (v == 0 && c&0x40 == 0) || (v == -1 && c&0x40 != 0)
-		if !done {
-			c |= 0x80
-		}
-		b.WriteByte(c)
-		if done {
-			return b
-		}
-	}
-}
-func (b *dwBuf) str(s string) *dwBuf { b.WriteString(s); b.WriteByte(0); return b }
-
-// synthUnit describes a one-CU program for the synthetic tests.
-type synthUnit struct {
-	order      binary.ByteOrder
-	version    int // of both .debug_info and .debug_line
-	offsetSize int // 4 or 8
-	addrSize   int
-	compDir    string
-	lang       uint64
-	funcs      []synthFunc
-	maxOps     int
-	minInsn    int
-	program    func(l *dwBuf) // the line number program
-	dirs       []string       // v5: entry 0 first
-	files      []synthFile
-}
-
-type synthFunc struct {
-	name, linkage string
-	noLinkage     bool // emit DW_AT_name only
-	low, high     uint64
-}
-
-type synthFile struct {
-	name string
-	dir  uint64
-}
-
-// build returns a bfdLines over the unit's sections (strings are inline,
-// line table strings use DW_FORM_line_strp in DWARF 5).
-func (u synthUnit) build(t *testing.T) *bfdLines {
-	t.Helper()
-	if u.maxOps == 0 {
-		u.maxOps = 1
-	}
-	if u.minInsn == 0 {
-		u.minInsn = 1
-	}
-	abbrev := &dwBuf{order: u.order}
-	// 1: compile unit with children: stmt_list sec_offset, comp_dir string,
-	// language data2.
-	abbrev.uleb(1).uleb(0x11).u8(1)
-	abbrev.uleb(0x10).uleb(0x17).uleb(0x1b).uleb(0x08).uleb(0x13).uleb(0x05).uleb(0).uleb(0)
-	// 2: subprogram without children: name string, linkage_name string,
-	// low_pc addr, high_pc data8 (length).
-	abbrev.uleb(2).uleb(0x2e).u8(0)
-	abbrev.uleb(0x03).uleb(0x08).uleb(0x6e).uleb(0x08).uleb(0x11).uleb(0x01).uleb(0x12).uleb(0x07).uleb(0).uleb(0)
-	// 3: the same without a linkage name.
-	abbrev.uleb(3).uleb(0x2e).u8(0)
-	abbrev.uleb(0x03).uleb(0x08).uleb(0x11).uleb(0x01).uleb(0x12).uleb(0x07).uleb(0).uleb(0)
-	abbrev.uleb(0)
-
-	body := &dwBuf{order: u.order}
-	body.uleb(1).uN(0, u.offsetSize).str(u.compDir).u16(u.lang)
-	for _, fn := range u.funcs {
-		if fn.noLinkage {
-			body.uleb(3).str(fn.name).uN(fn.low, u.addrSize).u64(fn.high - fn.low)
-			continue
-		}
-		body.uleb(2).str(fn.name).str(fn.linkage).uN(fn.low, u.addrSize).u64(fn.high - fn.low)
-	}
-	body.uleb(0)
-	hdr := &dwBuf{order: u.order}
-	hdr.u16(uint64(u.version))
-	if u.version >= 5 {
-		hdr.u8(1).u8(uint64(u.addrSize)).uN(0, u.offsetSize)
-	} else {
-		hdr.uN(0, u.offsetSize).u8(uint64(u.addrSize))
-	}
-	info := &dwBuf{order: u.order}
-	unitLen := uint64(hdr.Len() + body.Len())
-	if u.offsetSize == 8 {
-		info.u32(0xffffffff).u64(unitLen)
-	} else {
-		info.u32(unitLen)
-	}
-	info.Write(hdr.Bytes())
-	info.Write(body.Bytes())
-
-	lineStr := &dwBuf{order: u.order}
-	lh := &dwBuf{order: u.order} // from min_inst_length to the end of the header
-	lh.u8(uint64(u.minInsn))
-	if u.version >= 4 {
-		lh.u8(uint64(u.maxOps))
-	}
-	lh.u8(1).u8(uint64(0xfb)).u8(14).u8(13) // default_is_stmt, line_base -5, line_range 14, opcode_base 13
-	for _, n := range []uint64{0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1} {
-		lh.u8(n)
-	}
-	if u.version >= 5 {
-		lh.u8(1).uleb(1).uleb(0x1f) // directories: path as line_strp
-		lh.uleb(uint64(len(u.dirs)))
-		for _, d := range u.dirs {
-			lh.uN(uint64(lineStr.Len()), u.offsetSize)
-			lineStr.str(d)
-		}
-		lh.u8(2).uleb(1).uleb(0x1f).uleb(2).uleb(0x0b) // files: path, directory index data1
-		lh.uleb(uint64(len(u.files)))
-		for _, f := range u.files {
-			lh.uN(uint64(lineStr.Len()), u.offsetSize)
-			lineStr.str(f.name)
-			lh.u8(f.dir)
-		}
-	} else {
-		for _, d := range u.dirs {
-			lh.str(d)
-		}
-		lh.u8(0)
-		for _, f := range u.files {
-			lh.str(f.name).uleb(f.dir).uleb(0).uleb(0)
-		}
-		lh.u8(0)
-	}
-	prog := &dwBuf{order: u.order}
-	u.program(prog)
-
-	after := &dwBuf{order: u.order} // after unit_length
-	after.u16(uint64(u.version))
-	if u.version >= 5 {
-		after.u8(uint64(u.addrSize)).u8(0)
-	}
-	after.uN(uint64(lh.Len()), u.offsetSize)
-	after.Write(lh.Bytes())
-	after.Write(prog.Bytes())
-	line := &dwBuf{order: u.order}
-	if u.offsetSize == 8 {
-		line.u32(0xffffffff).u64(uint64(after.Len()))
-	} else {
-		line.u32(uint64(after.Len()))
-	}
-	line.Write(after.Bytes())
-	for line.Len() < 16 {
-		line.u8(0)
-	}
-
-	s := newBFDLines(u.order)
-	s.info = bfdSection{data: info.Bytes(), ok: true}
-	s.abbrev.data, s.abbrev.ok = abbrev.Bytes(), true
-	s.line.data, s.line.ok = line.Bytes(), true
-	s.lineStr.data, s.lineStr.ok = lineStr.Bytes(), true
-	return s
-}
-
-// Line program helpers.
-func lnSetAddress(l *dwBuf, addr uint64, size int) {
-	l.u8(0).uleb(uint64(1+size)).u8(2).uN(addr, size)
-}
-func lnEndSequence(l *dwBuf) { l.u8(0).uleb(1).u8(1) }
-func lnCopy(l *dwBuf)        { l.u8(1) }
-func lnAdvancePC(l *dwBuf, n uint64) {
-	l.u8(2).uleb(n)
-}
-func lnAdvanceLine(l *dwBuf, n int64) { l.u8(3).sleb(n) }
-func lnSetFile(l *dwBuf, n uint64)    { l.u8(4).uleb(n) }
-func lnFixedAdvance(l *dwBuf, n uint64) {
-	l.u8(9).u16(n)
-}
-func lnConstAddPC(l *dwBuf) { l.u8(8) }
-
-// lnSpecial emits the special opcode for an address advance (in
-// operations) and a line advance, with line_base -5 and line_range 14.
-func lnSpecial(l *dwBuf, addrAdv, lineAdv int) {
-	l.u8(uint64(13 + (lineAdv + 5) + 14*addrAdv))
-}
-
-type synthQuery struct {
-	addr uint64
-	file string
-	fn   string
-	line int
-	ok   bool
-}
-
-func TestBFDLinesSynthetic(t *testing.T) {
-	cases := []struct {
-		name    string
-		unit    synthUnit
-		queries []synthQuery
-	}{
-		{
-			name: "dwarf5 big-endian file 0 at sequence start",
-			unit: synthUnit{
-				order: binary.BigEndian, version: 5, offsetSize: 4, addrSize: 4, compDir: "/build", lang: 0x0c,
-				dirs:  []string{"/build", "include"},
-				files: []synthFile{{"main.c", 0}, {"main.c", 0}, {"util.h", 1}},
-				funcs: []synthFunc{{name: "main", linkage: "main", low: 0x1000, high: 0x1010}, {name: "util", linkage: "util", low: 0x2000, high: 0x2008}},
-				program: func(l *dwBuf) {
-					lnSetAddress(l, 0x1000, 4)
-					lnAdvanceLine(l, 9) // line 10
-					lnCopy(l)
-					lnSpecial(l, 4, 1) // 0x1004 line 11
-					lnSetFile(l, 2)
-					lnSpecial(l, 4, 5) // 0x1008 util.h:16
-					lnAdvancePC(l, 8)
-					lnEndSequence(l) // 0x1010
-					// A sequence that never sets the file: BFD uses entry 0.
-					lnSetAddress(l, 0x2000, 4)
-					lnAdvanceLine(l, 2)
-					lnCopy(l)
-					lnFixedAdvance(l, 8)
-					lnEndSequence(l)
-				},
-			},
-			queries: []synthQuery{
-				{0x1000, "/build/main.c", "main", 10, true},
-				{0x1003, "/build/main.c", "main", 10, true},
-				{0x1004, "/build/main.c", "main", 11, true},
-				{0x1008, "/build/include/util.h", "main", 16, true},
-				{0x100f, "/build/include/util.h", "main", 16, true},
-				{0x1010, "", "", 0, false},
-				{0x2000, "/build/main.c", "util", 3, true},
-				{0x2008, "", "", 0, false},
-				{0x0fff, "", "", 0, false},
-			},
-		},
-		{
-			name: "dwarf4 64-bit dwarf relative dirs and define_file",
-			unit: synthUnit{
-				order: binary.LittleEndian, version: 4, offsetSize: 8, addrSize: 8, compDir: ".", lang: 0x0c,
-				dirs:  []string{"src", "/abs/inc"},
-				files: []synthFile{{"a.c", 1}, {"b.h", 2}, {"c.c", 0}},
-				funcs: []synthFunc{{name: "f", linkage: "f", low: 0x400000, high: 0x400040}},
-				program: func(l *dwBuf) {
-					lnSetAddress(l, 0x400000, 8)
-					lnCopy(l) // a.c:1
-					lnSetFile(l, 2)
-					lnSpecial(l, 2, 2) // 0x400002 b.h:3
-					lnSetFile(l, 3)
-					lnSpecial(l, 2, 1) // 0x400004 c.c:4
-					// DW_LNE_define_file adds file 4 relative to dir 1.
-					l.u8(0).uleb(1 + 6 + 3).u8(3).str("gen.c").uleb(1).uleb(0).uleb(0)
-					lnSetFile(l, 4)
-					lnSpecial(l, 2, 1) // 0x400006 gen.c:5
-					lnSetFile(l, 9)
-					lnSpecial(l, 2, 1) // 0x400008 bad file number
-					lnSetFile(l, 0)
-					lnSpecial(l, 2, 1) // 0x40000a file 0 before DWARF 5
-					lnConstAddPC(l)    // +17
-					lnSpecial(l, 0, 1) // 0x40001b line 8
-					lnAdvancePC(l, 0x25)
-					lnEndSequence(l) // 0x400040
-				},
-			},
-			queries: []synthQuery{
-				{0x400000, "./src/a.c", "f", 1, true},
-				{0x400002, "/abs/inc/b.h", "f", 3, true},
-				{0x400004, "./c.c", "f", 4, true},
-				{0x400006, "./src/gen.c", "f", 5, true},
-				{0x400008, "<unknown>", "f", 6, true},
-				{0x40000a, "<unknown>", "f", 7, true},
-				{0x40001a, "<unknown>", "f", 7, true},
-				{0x40001b, "<unknown>", "f", 8, true},
-				{0x40003f, "<unknown>", "f", 8, true},
-			},
-		},
-		{
-			name: "dwarf5 64-bit dwarf",
-			unit: synthUnit{
-				order: binary.BigEndian, version: 5, offsetSize: 8, addrSize: 8, compDir: ".", lang: 0x1d,
-				dirs:  []string{".", "sub"},
-				files: []synthFile{{"p.c", 0}, {"q.h", 1}},
-				funcs: []synthFunc{{name: "p", linkage: "p", low: 0x10000, high: 0x10010}},
-				program: func(l *dwBuf) {
-					lnSetAddress(l, 0x10000, 8)
-					lnCopy(l)
-					lnSetFile(l, 1)
-					lnSpecial(l, 8, 3)
-					lnAdvancePC(l, 8)
-					lnEndSequence(l)
-				},
-			},
-			queries: []synthQuery{
-				{0x10000, "././p.c", "p", 1, true},
-				{0x10008, "./sub/q.h", "p", 4, true},
-				{0x10010, "", "", 0, false},
-			},
-		},
-		{
-			name: "dwarf3 duplicates, out of order rows and overlapping sequences",
-			unit: synthUnit{
-				order: binary.BigEndian, version: 3, offsetSize: 4, addrSize: 8, compDir: "", lang: 0x0c,
-				files: []synthFile{{"x.c", 0}},
-				funcs: []synthFunc{{name: "g", linkage: "g", low: 0x100, high: 0x140}},
-				program: func(l *dwBuf) {
-					lnSetAddress(l, 0x100, 8)
-					lnAdvanceLine(l, 9)
-					lnCopy(l) // 0x100:10
-					lnAdvanceLine(l, 1)
-					lnCopy(l) // 0x100:11 replaces the previous row
-					lnSpecial(l, 0x10, 1)
-					lnSetAddress(l, 0x108, 8)
-					lnSpecial(l, 0, 5) // 0x108:17, inserted below 0x110
-					lnSetAddress(l, 0x120, 8)
-					lnEndSequence(l)
-					// Nested in the first sequence: dropped.
-					lnSetAddress(l, 0x104, 8)
-					lnAdvanceLine(l, 99)
-					lnCopy(l)
-					lnSetAddress(l, 0x10c, 8)
-					lnEndSequence(l)
-					// Overlapping the end of the first: trimmed to start at 0x120.
-					lnSetAddress(l, 0x118, 8)
-					lnAdvanceLine(l, 199)
-					lnCopy(l)
-					lnSetAddress(l, 0x130, 8)
-					lnEndSequence(l)
-				},
-			},
-			queries: []synthQuery{
-				{0x100, "x.c", "g", 11, true},
-				{0x104, "x.c", "g", 11, true},
-				{0x108, "x.c", "g", 17, true},
-				{0x10f, "x.c", "g", 17, true},
-				{0x110, "x.c", "g", 12, true},
-				{0x11f, "x.c", "g", 12, true},
-				{0x120, "x.c", "g", 200, true},
-				{0x12f, "x.c", "g", 200, true},
-				{0x130, "", "", 0, false},
-			},
-		},
-		{
-			name: "dwarf4 VLIW op_index",
-			unit: synthUnit{
-				order: binary.LittleEndian, version: 4, offsetSize: 4, addrSize: 4, compDir: "/w", lang: 0x0c,
-				maxOps: 3, minInsn: 8,
-				files: []synthFile{{"v.c", 0}},
-				funcs: []synthFunc{{name: "v", linkage: "v", low: 0x800, high: 0x900}},
-				program: func(l *dwBuf) {
-					lnSetAddress(l, 0x800, 4)
-					lnCopy(l)          // 0x800 op 0: line 1
-					lnSpecial(l, 1, 1) // op 1: same address, line 2
-					lnSpecial(l, 2, 1) // op 3 -> 0x808 op 0: line 3
-					lnSpecial(l, 4, 1) // op 4 -> 0x810 op 1: line 4
-					// BFD's advance_pc sets the address from op_index only.
-					lnAdvancePC(l, 5) // (1+5)/3*8 = 0x10, op 0
-					lnSetAddress(l, 0x820, 4)
-					lnSpecial(l, 0, 1) // 0x820: line 5
-					lnFixedAdvance(l, 0x20)
-					lnEndSequence(l) // 0x840
-				},
-			},
-			queries: []synthQuery{
-				{0x800, "/w/v.c", "v", 2, true},
-				{0x807, "/w/v.c", "v", 2, true},
-				{0x808, "/w/v.c", "v", 3, true},
-				{0x810, "/w/v.c", "v", 4, true},
-				{0x81f, "/w/v.c", "v", 4, true},
-				{0x820, "/w/v.c", "v", 5, true},
-				{0x83f, "/w/v.c", "v", 5, true},
-			},
-		},
-		{
-			name: "dwarf2 C++ names",
-			unit: synthUnit{
-				order: binary.LittleEndian, version: 2, offsetSize: 4, addrSize: 4, compDir: "/c", lang: 0x04,
-				files: []synthFile{{"m.cc", 0}},
-				funcs: []synthFunc{
-					{name: "plain", linkage: "_Z5plainv", low: 0x10, high: 0x20},
-					// Without symbols the DWARF name is used.
-					{name: "cfunc", noLinkage: true, low: 0x20, high: 0x30},
-					// An empty linkage name is a NULL name that still counts
-					// as a linkage name: gprof gets no function name.
-					{name: "odd", linkage: "", low: 0x30, high: 0x40},
-				},
-				program: func(l *dwBuf) {
-					lnSetAddress(l, 0x10, 4)
-					lnCopy(l)
-					lnSetAddress(l, 0x40, 4)
-					lnEndSequence(l)
-				},
-			},
-			queries: []synthQuery{
-				{0x10, "/c/m.cc", "_Z5plainv", 1, true},
-				{0x1f, "/c/m.cc", "_Z5plainv", 1, true},
-				{0x20, "/c/m.cc", "cfunc", 1, true},
-				{0x30, "", "", 0, false},
-			},
-		},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			b := tc.unit.build(t)
-			for _, q := range tc.queries {
-				file, fn, line, ok := b.find(q.addr)
-				if !q.ok {
-					assert.False(t, ok, "%#x: got %s %s:%d", q.addr, fn, file, line)
-					continue
-				}
-				if assert.True(t, ok, "%#x", q.addr) {
-					assert.Equal(t, fmt.Sprintf("%s %s:%d", q.fn, q.file, q.line), fmt.Sprintf("%s %s:%d", fn, file, line), "%#x", q.addr)
-				}
-			}
-		})
-	}
-}
-
-func TestBFDConcatFilename(t *testing.T) {
-	some := func(s string) bfdStr { return bfdStr{s: s, ok: true} }
-	cases := []struct {
-		name    string
-		use0    bool
-		compDir bfdStr
-		dirs    []bfdStr
-		files   []bfdFileEntry
-		n       uint32
-		want    string
-	}{
-		{"v4 dir 0 is the comp dir", false, some("."), nil, []bfdFileEntry{{some("a.c"), 0}}, 1, "./a.c"},
-		{"v4 relative dir keeps ./", false, some("."), []bfdStr{some("testdata/progs")}, []bfdFileEntry{{some("x.c"), 1}}, 1, "./testdata/progs/x.c"},
-		{"v4 absolute dir", false, some("/c"), []bfdStr{some("inc"), some("/abs")}, []bfdFileEntry{{some("c.h"), 2}}, 1, "/abs/c.h"},
-		{"v4 absolute name", false, some("/c"), []bfdStr{some("inc")}, []bfdFileEntry{{some("/x/d.h"), 1}}, 1, "/x/d.h"},
-		{"v4 no comp dir", false, bfdStr{}, []bfdStr{some("inc")}, []bfdFileEntry{{some("b.h"), 1}}, 1, "inc/b.h"},
-		{"v4 no comp dir dir 0", false, bfdStr{}, nil, []bfdFileEntry{{some("a.c"), 0}}, 1, "a.c"},
-		{"v4 bad dir", false, some("/c"), nil, []bfdFileEntry{{some("a.c"), 7}}, 1, "/c/a.c"},
-		{"v4 file 0", false, some("/c"), nil, []bfdFileEntry{{some("a.c"), 0}}, 0, "<unknown>"},
-		{"v4 bad file", false, some("/c"), nil, []bfdFileEntry{{some("a.c"), 0}}, 2, "<unknown>"},
-		{"v4 NULL name", false, some("/c"), nil, []bfdFileEntry{{bfdStr{}, 0}}, 1, "<unknown>"},
-		{"v5 file 0 absolute dir 0", true, some("/comp"), []bfdStr{some("/comp"), some("sub")}, []bfdFileEntry{{some("m.c"), 0}}, 0, "/comp/m.c"},
-		{"v5 relative dir", true, some("/comp"), []bfdStr{some("/comp"), some("sub")}, []bfdFileEntry{{some("m.c"), 0}, {some("s.c"), 1}}, 1, "/comp/sub/s.c"},
-		{"v5 dot comp dir", true, some("."), []bfdStr{some("."), some("lib")}, []bfdFileEntry{{some("m.c"), 0}, {some("x.h"), 1}}, 1, "./lib/x.h"},
-		{"v5 relative dir 0", true, some("."), []bfdStr{some(".")}, []bfdFileEntry{{some("m.c"), 0}}, 0, "././m.c"},
-		{"v5 empty comp dir", true, some(""), []bfdStr{some("d")}, []bfdFileEntry{{some("m.c"), 0}}, 0, "/d/m.c"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			b := &bfdTableBuilder{compDir: tc.compDir, use0: tc.use0, dirs: tc.dirs, files: tc.files}
-			assert.Equal(t, tc.want, b.fileName(tc.n))
-		})
-	}
-}
-
-func TestBFDCompDir(t *testing.T) {
-	for in, want := range map[string]string{
-		"/src":          "/src",
-		"host.:/src":    "/src",
-		":/src":         ":/src",
-		"a:/src":        "a:/src",
-		"host.:src":     "host.:src",
-		"x.:/a.:/b":     "/a.:/b",
-		"/with:colon/x": "/with:colon/x",
-	} {
-		got := bfdCompDir(bfdAttr{form: bfdFormString, str: bfdStr{s: in, ok: true}})
-		assert.Equal(t, want, got.s, in)
-	}
-	assert.False(t, bfdCompDir(bfdAttr{form: bfdFormData4, val: 5}).ok)
-}
-
-// TestBFDEntryFormats decodes DWARF 5 directory/file tables with the forms
-// BFD keeps (string, line_strp, udata, data16) and one it drops (strp).
-func TestBFDEntryFormats(t *testing.T) {
-	for _, order := range []binary.ByteOrder{binary.LittleEndian, binary.BigEndian} {
-		lineStr := &dwBuf{order: order}
-		lineStr.str("ignored").str("via_line_strp.c")
-		str := &dwBuf{order: order}
-		str.str("via_strp.c")
-		b := &dwBuf{order: order}
-		// Files: path string, directory udata, MD5 data16.
-		b.u8(3).uleb(1).uleb(0x08).uleb(2).uleb(0x0f).uleb(5).uleb(0x1e)
-		b.uleb(2)
-		b.str("one.c").uleb(300).Write(make([]byte, 16))
-		b.str("two.c").uleb(1).Write(make([]byte, 16))
-		// Files: path line_strp, directory data2.
-		b.u8(2).uleb(1).uleb(0x1f).uleb(2).uleb(0x05)
-		b.uleb(1)
-		b.u32(8).u16(4)
-		// Files: path strp (BFD ignores the value).
-		b.u8(1).uleb(1).uleb(0x0e)
-		b.uleb(1)
-		b.u32(0)
-		// An unknown content type fails.
-		b.u8(1).uleb(0x2001).uleb(0x08)
-		b.uleb(1)
-		b.str("x")
-
-		s := newBFDLines(order)
-		s.lineStr.data, s.lineStr.ok = lineStr.Bytes(), true
-		s.str.data, s.str.ok = str.Bytes(), true
-		u := &bfdUnit{offsetSize: 4, addrSize: 8, version: 5}
-		data := b.Bytes()
-		p := 0
-		var got []bfdFileEntry
-		add := func(name bfdStr, dir uint32) { got = append(got, bfdFileEntry{name, dir}) }
-		for i := 0; i < 3; i++ {
-			require.True(t, s.readEntryFormats(u, data, &p, len(data), add))
-		}
-		assert.Equal(t, []bfdFileEntry{
-			{bfdStr{"one.c", true}, 300},
-			{bfdStr{"two.c", true}, 1},
-			{bfdStr{"via_line_strp.c", true}, 4},
-			{bfdStr{}, 0},
-		}, got)
-		assert.False(t, s.readEntryFormats(u, data, &p, len(data), add))
-	}
-}
-
-// TestBFDLinesCorrupt mutates the debug sections of real programs and makes
-// sure decoding neither panics nor runs away.
-func TestBFDLinesCorrupt(t *testing.T) {
-	progs, _ := filepath.Glob("../testdata/progs/*/prog")
-	var base []*bfdLines
-	var texts [][2]uint64
-	for _, p := range progs {
-		f, err := elf.Open(p)
-		if err != nil {
-			continue
-		}
-		b, err := loadBFDLines(f)
-		text := f.Section(".text")
-		f.Close()
-		if err != nil || b == nil || text == nil {
-			continue
-		}
-		base = append(base, b)
-		texts = append(texts, [2]uint64{text.Addr, text.Size})
-	}
-	if len(base) == 0 {
-		t.Skip("no test programs with DWARF")
-	}
-	rng := rand.New(rand.NewSource(1))
-	mutate := func(sec bfdSection, n int) bfdSection {
-		if !sec.ok || len(sec.data) == 0 {
-			return sec
-		}
-		d := append([]byte(nil), sec.data...)
-		for i := 0; i < n; i++ {
-			switch rng.Intn(3) {
-			case 0:
-				d[rng.Intn(len(d))] = byte(rng.Intn(256))
-			case 1:
-				d[rng.Intn(len(d))] = 0xff
-			default:
-				d[rng.Intn(len(d))] = 0
-			}
-		}
-		if rng.Intn(4) == 0 {
-			d = d[:rng.Intn(len(d))]
-		}
-		sec.data = d
-		return sec
-	}
-	for round := 0; round < 300; round++ {
-		i := rng.Intn(len(base))
-		orig := base[i]
-		s := newBFDLines(orig.order)
-		s.info, s.abbrev, s.line, s.str, s.lineStr = orig.info, orig.abbrev, orig.line, orig.str, orig.lineStr
-		s.ranges, s.rnglists, s.strOffsets, s.addr = orig.ranges, orig.rnglists, orig.strOffsets, orig.addr
-		s.trieBudget = orig.trieBudget
-		n := 1 + rng.Intn(20)
-		switch rng.Intn(4) {
-		case 0:
-			s.info = mutate(s.info, n)
-		case 1:
-			s.line = mutate(s.line, n)
-		case 2:
-			s.abbrev = mutate(s.abbrev, n)
-		default:
-			s.ranges = mutate(s.ranges, n)
-			s.rnglists = mutate(s.rnglists, n)
-			s.lineStr = mutate(s.lineStr, n)
-		}
-		lo, size := texts[i][0], texts[i][1]
-		for k := 0; k < 200; k++ {
-			s.find(lo + uint64(rng.Int63n(int64(size)+64)) - 32)
-		}
-	}
 }

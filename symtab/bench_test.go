@@ -1,0 +1,46 @@
+package symtab
+
+import (
+	"os"
+	"testing"
+)
+
+// benchExecutable is the program the benchmarks load: the repository's
+// optimised C++ test program, or the executable named by
+// EGPROF_BENCH_EXE (for example a larger program built -O2 -g).
+func benchExecutable(b *testing.B) string {
+	if p := os.Getenv("EGPROF_BENCH_EXE"); p != "" {
+		return p
+	}
+	p := "../testdata/progs/cxx-O2/prog"
+	if _, err := os.Stat(p); err != nil {
+		b.Skip("no testdata/progs/cxx-O2/prog")
+	}
+	return p
+}
+
+// BenchmarkLoad measures Load, which decodes the DWARF line information
+// and looks up every function symbol's source position.
+func BenchmarkLoad(b *testing.B) {
+	path := benchExecutable(b)
+	for b.Loop() {
+		if _, err := Load(path, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLineSymbols measures Load followed by -l's walk over every
+// byte of .text.
+func BenchmarkLineSymbols(b *testing.B) {
+	path := benchExecutable(b)
+	for b.Loop() {
+		tab, err := Load(path, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := tab.WithLineSymbols(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

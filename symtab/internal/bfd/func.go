@@ -1,0 +1,393 @@
+package bfd
+
+import "sort"
+
+// funcInfo is a DW_TAG_subprogram, DW_TAG_entry_point or
+// DW_TAG_inlined_subroutine of a unit (BFD's struct funcinfo).
+type funcInfo struct {
+	idx       int // position in DIE order
+	name      optString
+	isLinkage bool
+	arange    aranges
+}
+
+// funcLookup is an entry of a unit's sorted function lookup table.
+type funcLookup struct {
+	fn        *funcInfo
+	low, high uint64 // high becomes the running maximum after sorting
+	idx       int
+}
+
+// mangleStyleIsC reports whether BFD treats names of the language as
+// linkage names already (mangle_style returning 0).
+func mangleStyleIsC(lang uint64) bool {
+	switch lang {
+	case 0x0001, 0x0002, 0x0005, 0x0006, 0x0007, 0x0009, 0x000c, 0x000f, 0x0012, 0x001d,
+		0x8001, 0x8765, 0x8004, 0x8006, 0x8007:
+		return true
+	}
+	return false
+}
+
+func isFuncTag(tag uint32) bool {
+	return tag == tagSubprogram || tag == tagEntryPoint || tag == tagInlinedSubroutine
+}
+
+// maybeDecode decodes the unit's line table and functions on first use
+// (comp_unit_maybe_decode_line_info); later calls find them decoded, so a
+// unit's DIEs are scanned at most once. It reports false for unusable
+// units.
+func (s *Lines) maybeDecode(u *unit) bool {
+	if u.failed {
+		return false
+	}
+	if u.table == nil {
+		if !u.stmtList {
+			u.failed = true
+			return false
+		}
+		tab := s.decodeLineInfo(u)
+		if tab == nil {
+			u.failed = true
+			return false
+		}
+		u.table = tab
+		if u.firstChild < u.end && !s.scanUnit(u) {
+			u.failed = true
+			return false
+		}
+	}
+	return true
+}
+
+// dieCursor returns a cursor at the first DIE after the unit DIE.
+func (s *Lines) dieCursor(u *unit) buf {
+	return s.cursor(&s.info, u.firstChild, u.end)
+}
+
+// nextDIE reads the abbreviation number of the next DIE of a unit's DIE
+// tree, passing over the null entries that close lists of children and
+// counting them off *nesting. It returns 0 when the unit DIE's children
+// have all been read, and false when the data ends first.
+func nextDIE(b *buf, nesting *int) (num uint32, ok bool) {
+	for *nesting >= 0 {
+		if b.atEnd() {
+			return 0, false
+		}
+		if num = uint32(b.uleb()); num != 0 {
+			return num, true
+		}
+		*nesting--
+	}
+	return 0, true
+}
+
+// scanUnit collects the functions of a unit in two passes over its DIEs
+// (scan_unit_for_symbols): the first finds them, the second reads their
+// names and ranges. BFD finds a function of the second pass by its DIE
+// offset; both passes walk the same DIEs, so the n-th function DIE of the
+// second pass is the n-th function found by the first.
+func (s *Lines) scanUnit(u *unit) bool {
+	var funcs []*funcInfo
+
+	b := s.dieCursor(u)
+	for nesting := 0; ; {
+		num, ok := nextDIE(&b, &nesting)
+		if !ok {
+			return false
+		}
+		if num == 0 {
+			break
+		}
+		ab := u.abbrevs[num]
+		if ab == nil {
+			// BFD reports a missing abbreviation only when it differs
+			// from the previous one reported.
+			if num != s.prevFailedAbbrev {
+				s.warnf("could not find abbrev number %d", num)
+				s.prevFailedAbbrev = num
+			}
+			return false
+		}
+		if isFuncTag(ab.tag) {
+			funcs = append(funcs, &funcInfo{idx: len(funcs)})
+		}
+		for _, spec := range ab.attrs {
+			if !s.skipAttrValue(u, spec.form, spec.implicit, &b) {
+				return false
+			}
+		}
+		if ab.hasChildren {
+			nesting++
+		}
+	}
+	// The functions belong to the unit from here on, even if the second
+	// pass fails (the unit is then unusable anyway).
+	u.funcs = funcs
+
+	b = s.dieCursor(u)
+	nextFunc := 0
+	for nesting := 0; ; {
+		num, ok := nextDIE(&b, &nesting)
+		if !ok {
+			return false
+		}
+		if num == 0 {
+			break
+		}
+		ab := u.abbrevs[num]
+		if ab == nil {
+			return false
+		}
+		var fn *funcInfo
+		isVar := false
+		if isFuncTag(ab.tag) {
+			fn = funcs[nextFunc]
+			nextFunc++
+		} else if ab.tag == tagVariable || ab.tag == tagMember {
+			isVar = true
+		}
+		var lowPC, highPC uint64
+		highRel := false
+		for _, spec := range ab.attrs {
+			// Only a function's names are used.
+			a, ok := s.readAttr(u, spec.form, spec.implicit, &b, fn != nil)
+			if !ok {
+				return false
+			}
+			a.name = spec.name
+			if fn != nil {
+				switch a.name {
+				case atCallFile, atDeclFile:
+					if isIntForm(a.form) {
+						s.checkFile(u.table, a.val)
+					}
+				case atAbstractOrigin, atSpecification:
+					if isIntForm(a.form) && !s.findAbstract(u, a, 0, &fn.name, &fn.isLinkage) {
+						return false
+					}
+				case atName:
+					if !fn.name.ok && isStrForm(a.form) {
+						fn.name = a.str
+						if mangleStyleIsC(u.lang) {
+							fn.isLinkage = true
+						}
+					}
+				case atLinkageName, atMIPSLinkageName:
+					if isStrForm(a.form) {
+						fn.name = a.str
+						fn.isLinkage = true
+					}
+				case atLowPC:
+					if isIntForm(a.form) {
+						lowPC = a.val
+					}
+				case atHighPC:
+					if isIntForm(a.form) {
+						highPC = a.val
+						highRel = a.form != formAddr
+					}
+				case atRanges:
+					if isIntForm(a.form) && !s.readRangeList(u, &fn.arange, a.val) {
+						return false
+					}
+				}
+			} else if isVar {
+				switch {
+				case a.name == atSpecification && isIntForm(a.form) && a.val != 0:
+					// Only the side effects matter (other units may get
+					// decoded); BFD goes on after a failure.
+					var name optString
+					var linkage bool
+					if !s.findAbstract(u, a, 0, &name, &linkage) {
+						s.warnf("could not find variable specification at offset 0x%x", a.val)
+					}
+				case a.name == atDeclFile && isIntForm(a.form):
+					s.checkFile(u.table, a.val)
+				}
+			}
+		}
+		if ab.hasChildren {
+			nesting++
+		}
+		if highRel {
+			highPC += lowPC
+		}
+		if fn != nil && highPC != 0 {
+			s.arangeAdd(u, &fn.arange, lowPC, highPC)
+		}
+	}
+	s.buildFuncLookup(u)
+	return true
+}
+
+// findAbstract follows DW_AT_abstract_origin or DW_AT_specification to the
+// referenced DIE and takes its name (find_abstract_instance): a linkage name
+// always wins, a plain name only fills an empty one.
+func (s *Lines) findAbstract(u *unit, a attr, depth int, name *optString, linkage *bool) bool {
+	if depth == 100 {
+		s.warnf("abstract instance recursion detected")
+		return false
+	}
+	ref := a.val
+	var off int
+	switch a.form {
+	case formRefAddr:
+		if ref == 0 {
+			return true
+		}
+		if ref >= uint64(len(s.info.data)) {
+			s.warnf("invalid abstract instance DIE ref")
+			return false
+		}
+		off = int(ref)
+		if off < u.start || off >= u.end {
+			tu := s.unitAt(off)
+			for tu == nil {
+				nu := s.nextUnit()
+				if nu == nil {
+					break
+				}
+				if off >= nu.start && off < nu.end {
+					tu = nu
+				}
+			}
+			if tu == nil {
+				s.warnf("unable to locate abstract instance DIE ref %d", ref)
+				return false
+			}
+			u = tu
+		}
+	case formGNURefAlt:
+		// References into a .gnu_debugaltlink file cannot be followed.
+		s.warnf("unable to read alt ref %d", ref)
+		return false
+	default:
+		if ref == 0 || ref >= uint64(u.end-u.start) {
+			s.warnf("invalid abstract instance DIE ref")
+			return false
+		}
+		off = u.start + int(ref)
+	}
+	b := s.cursor(&s.info, off, u.end)
+	num := uint32(b.uleb())
+	if num == 0 {
+		return true
+	}
+	ab := u.abbrevs[num]
+	if ab == nil {
+		s.warnf("could not find abbrev number %d", num)
+		return false
+	}
+	for _, spec := range ab.attrs {
+		v, ok := s.readAttrValue(u, spec.form, spec.implicit, &b)
+		if !ok {
+			break
+		}
+		switch spec.name {
+		case atName:
+			if !name.ok && isStrForm(v.form) {
+				*name = v.str
+				if mangleStyleIsC(u.lang) {
+					*linkage = true
+				}
+			}
+		case atSpecification:
+			if isIntForm(v.form) && !s.findAbstract(u, v, depth+1, name, linkage) {
+				return false
+			}
+		case atLinkageName, atMIPSLinkageName:
+			if isStrForm(v.form) {
+				*name = v.str
+				*linkage = true
+			}
+		case atDeclFile:
+			if !s.maybeDecode(u) {
+				return false
+			}
+			if isIntForm(v.form) {
+				s.checkFile(u.table, v.val)
+			}
+		}
+	}
+	return true
+}
+
+// buildFuncLookup builds the unit's function table sorted by address with
+// running maximum end addresses (build_lookup_funcinfo_table).
+func (s *Lines) buildFuncLookup(u *unit) {
+	if len(u.funcs) == 0 {
+		return
+	}
+	tab := make([]funcLookup, len(u.funcs))
+	for i, fn := range u.funcs {
+		low, high := fn.arange.bounds()
+		tab[i] = funcLookup{fn: fn, low: low, high: high, idx: i}
+	}
+	sort.Slice(tab, func(i, j int) bool {
+		a, b := &tab[i], &tab[j]
+		if a.low != b.low {
+			return a.low < b.low
+		}
+		if a.high != b.high {
+			return a.high < b.high
+		}
+		return a.idx < b.idx
+	})
+	high := tab[0].high
+	for i := 1; i < len(tab); i++ {
+		if tab[i].high > high {
+			high = tab[i].high
+		} else {
+			tab[i].high = high
+		}
+	}
+	u.lookup = tab
+}
+
+// lookupFunc returns the function with the smallest range holding addr
+// (lookup_address_in_function_table); among equal sizes the later DIE
+// wins, which is how BFD's allocation order usually breaks the tie.
+func (u *unit) lookupFunc(addr uint64) *funcInfo {
+	tab := u.lookup
+	n := len(tab)
+	if n == 0 || tab[n-1].high < addr {
+		return nil
+	}
+	low, high, first := 0, n, n
+	for low < high {
+		mid := (low + high) / 2
+		e := &tab[mid]
+		if addr < e.low {
+			high = mid
+		} else if addr >= e.high {
+			low = mid + 1
+		} else {
+			high = mid
+			first = mid
+		}
+	}
+	var best *funcInfo
+	bestLen := ^uint64(0)
+	consider := func(fn *funcInfo, r arange) {
+		if addr < r.low || addr >= r.high {
+			return
+		}
+		l := r.high - r.low
+		if l < bestLen || (l == bestLen && (best == nil || fn.idx > best.idx)) {
+			best = fn
+			bestLen = l
+		}
+	}
+	for ; first < n; first++ {
+		if addr < tab[first].low {
+			break
+		}
+		fn := tab[first].fn
+		consider(fn, fn.arange.first)
+		for i := len(fn.arange.rest) - 1; i >= 0; i-- {
+			consider(fn, fn.arange.rest[i])
+		}
+	}
+	return best
+}

@@ -1,0 +1,601 @@
+package bfd
+
+import (
+	"sort"
+	"strings"
+)
+
+// row is one line-table row.
+type row struct {
+	addr    uint64
+	file    int32 // index into lineTable.names, -1 for none
+	line    uint32
+	opIndex uint8
+	end     bool
+}
+
+// sequence is a sorted, trimmed sequence of rows; its range is
+// [low, rows[len-1].addr).
+type sequence struct {
+	low  uint64
+	rows []row
+}
+
+// lineTable is a decoded line table. nfiles and use0 are kept to judge file
+// numbers of DIEs (BFD builds their names, which may fail).
+type lineTable struct {
+	names  []string
+	seqs   []sequence
+	nfiles int
+	use0   bool
+}
+
+// checkFile records BFD's message for a DW_AT_decl_file or DW_AT_call_file
+// naming a file the line table does not have.
+func (s *Lines) checkFile(tab *lineTable, n uint64) {
+	f := uint32(n)
+	if !tab.use0 {
+		if f == 0 {
+			return
+		}
+		f--
+	}
+	if uint64(f) >= uint64(tab.nfiles) {
+		s.warnf("mangled line number section (bad file number)")
+	}
+}
+
+// fileEntry is a file of a line table's header.
+type fileEntry struct {
+	name optString
+	dir  uint32
+}
+
+// lineNode is a row while a table is being built; rows of a sequence are
+// chained from the highest address down through prev.
+type lineNode struct {
+	row
+	prev int32
+}
+
+// buildSeq is a sequence while the table is being built.
+type buildSeq struct {
+	low  uint64
+	last int32
+}
+
+// tableBuilder accumulates a line table the way BFD's add_line_info does.
+type tableBuilder struct {
+	s       *Lines // for messages; may be nil
+	compDir optString
+	use0    bool // DWARF 5: directory and file entry 0 are real
+	dirs    []optString
+	files   []fileEntry
+	names   []string
+	nameIdx map[string]int32
+	nodes   []lineNode
+	seqs    []buildSeq
+	lclHead int32
+}
+
+// concat builds the name of file entry n (concat_filename) and returns its
+// index in the table's name list.
+func (t *tableBuilder) concat(n uint32) int32 {
+	return t.intern(t.fileName(n))
+}
+
+// fileName is concat_filename: the name of file entry n joined to its
+// directory and the compilation directory, without any cleaning.
+func (t *tableBuilder) fileName(n uint32) string {
+	const unknown = "<unknown>"
+	if !t.use0 {
+		if n == 0 {
+			return unknown
+		}
+		n--
+	}
+	if uint64(n) >= uint64(len(t.files)) {
+		if t.s != nil {
+			t.s.warnf("mangled line number section (bad file number)")
+		}
+		return unknown
+	}
+	fe := t.files[n]
+	if !fe.name.ok {
+		return unknown
+	}
+	name := fe.name.s
+	if strings.HasPrefix(name, "/") {
+		return name
+	}
+	dir := fe.dir
+	if !t.use0 {
+		dir-- // entry 0 wraps to a value past every directory
+	}
+	var sub, base optString
+	if uint64(dir) < uint64(len(t.dirs)) {
+		sub = t.dirs[dir]
+	}
+	if !sub.ok || !strings.HasPrefix(sub.s, "/") {
+		base = t.compDir
+	}
+	if !base.ok {
+		base, sub = sub, optString{}
+	}
+	if !base.ok {
+		return name
+	}
+	if sub.ok {
+		return base.s + "/" + sub.s + "/" + name
+	}
+	return base.s + "/" + name
+}
+
+func (t *tableBuilder) intern(name string) int32 {
+	if name == "" {
+		return -1
+	}
+	if i, ok := t.nameIdx[name]; ok {
+		return i
+	}
+	i := int32(len(t.names))
+	t.names = append(t.names, name)
+	t.nameIdx[name] = i
+	return i
+}
+
+// sortsAfter reports whether row a belongs above row b in a sequence.
+func (t *tableBuilder) sortsAfter(a, b int32) bool {
+	x, y := &t.nodes[a], &t.nodes[b]
+	return x.addr > y.addr || (x.addr == y.addr && x.opIndex > y.opIndex)
+}
+
+// add appends a row to the current sequence, keeping the chain sorted and
+// replacing a previous row with the same address, op_index and
+// end_sequence flag (add_line_info).
+func (t *tableBuilder) add(r row) {
+	info := int32(len(t.nodes))
+	t.nodes = append(t.nodes, lineNode{row: r, prev: -1})
+	n := t.nodes
+	var seq *buildSeq
+	if len(t.seqs) > 0 {
+		seq = &t.seqs[len(t.seqs)-1]
+	}
+	switch {
+	case seq != nil && n[seq.last].addr == r.addr && n[seq.last].opIndex == r.opIndex && n[seq.last].end == r.end:
+		if t.lclHead == seq.last {
+			t.lclHead = info
+		}
+		n[info].prev = n[seq.last].prev
+		seq.last = info
+	case seq == nil || n[seq.last].end:
+		t.seqs = append(t.seqs, buildSeq{low: r.addr, last: info})
+		t.lclHead = info
+	case r.end || t.sortsAfter(info, seq.last):
+		n[info].prev = seq.last
+		seq.last = info
+		if t.lclHead < 0 {
+			t.lclHead = info
+		}
+	case t.lclHead >= 0 && !t.sortsAfter(info, t.lclHead) &&
+		(n[t.lclHead].prev < 0 || t.sortsAfter(info, n[t.lclHead].prev)):
+		n[info].prev = n[t.lclHead].prev
+		n[t.lclHead].prev = info
+	default:
+		li2 := seq.last
+		li1 := n[li2].prev
+		for li1 >= 0 {
+			if !t.sortsAfter(info, li2) && t.sortsAfter(info, li1) {
+				break
+			}
+			li2 = li1
+			li1 = n[li1].prev
+		}
+		t.lclHead = li2
+		n[info].prev = n[li2].prev
+		n[li2].prev = info
+		if r.addr < seq.low {
+			seq.low = r.addr
+		}
+	}
+}
+
+// finish sorts the sequences, drops nested ones and trims overlapping ones
+// (sort_line_sequences), and flattens each kept sequence into an array.
+func (t *tableBuilder) finish() *lineTable {
+	type sortSeq struct {
+		low  uint64
+		last int32
+		idx  int
+	}
+	k := len(t.seqs)
+	arr := make([]sortSeq, k)
+	for i := range arr {
+		// BFD's list is newest first; the position breaks ties.
+		s := t.seqs[k-1-i]
+		arr[i] = sortSeq{low: s.low, last: s.last, idx: i}
+	}
+	n := t.nodes
+	sort.Slice(arr, func(i, j int) bool {
+		a, b := &arr[i], &arr[j]
+		if a.low != b.low {
+			return a.low < b.low
+		}
+		la, lb := &n[a.last], &n[b.last]
+		if la.addr != lb.addr {
+			return la.addr > lb.addr
+		}
+		if la.opIndex != lb.opIndex {
+			return la.opIndex > lb.opIndex
+		}
+		return a.idx < b.idx
+	})
+	kept := arr[:0]
+	if k > 0 {
+		kept = arr[:1]
+		lastHigh := n[arr[0].last].addr
+		for i := 1; i < k; i++ {
+			cur := arr[i]
+			if cur.low < lastHigh {
+				if n[cur.last].addr <= lastHigh {
+					continue // nested
+				}
+				cur.low = lastHigh
+			}
+			lastHigh = n[cur.last].addr
+			kept = append(kept, cur)
+		}
+	}
+	tab := &lineTable{names: t.names, seqs: make([]sequence, len(kept)), nfiles: len(t.files), use0: t.use0}
+	for i, ks := range kept {
+		count := 0
+		for e := ks.last; e >= 0; e = n[e].prev {
+			count++
+		}
+		rows := make([]row, count)
+		for e := ks.last; e >= 0; e = n[e].prev {
+			count--
+			rows[count] = n[e].row
+		}
+		tab.seqs[i] = sequence{low: ks.low, rows: rows}
+	}
+	return tab
+}
+
+// lookup finds the row holding addr with BFD's two binary searches
+// (lookup_address_in_line_info_table); end of sequence rows and the last
+// row of a sequence never match.
+func (tab *lineTable) lookup(addr uint64) (file int32, line uint32, ok bool) {
+	var seq *sequence
+	low, high := 0, len(tab.seqs)
+	for low < high {
+		mid := (low + high) / 2
+		seq = &tab.seqs[mid]
+		if addr < seq.low {
+			high = mid
+		} else if addr >= seq.rows[len(seq.rows)-1].addr {
+			low = mid + 1
+		} else {
+			break
+		}
+	}
+	if seq == nil || addr < seq.low || addr >= seq.rows[len(seq.rows)-1].addr {
+		return -1, 0, false
+	}
+	rows := seq.rows
+	var info *row
+	mid := 0
+	low, high = 0, len(rows)
+	for low < high {
+		mid = (low + high) / 2
+		info = &rows[mid]
+		if addr < info.addr {
+			high = mid
+		} else if mid+1 < len(rows) && addr >= rows[mid+1].addr {
+			low = mid + 1
+		} else {
+			break
+		}
+	}
+	if info != nil && mid+1 < len(rows) && addr >= info.addr && addr < rows[mid+1].addr && !info.end {
+		return info.file, info.line, true
+	}
+	return -1, 0, false
+}
+
+// lineHeader is the part of a line table's header that drives its
+// program.
+type lineHeader struct {
+	minInsn    int
+	maxOps     int
+	lineBase   int32
+	lineRange  int
+	opcodeBase int
+	lengths    []int // operand counts of the standard opcodes
+}
+
+// decodeLineInfo decodes the line table of unit u (decode_line_info). The
+// range of every completed sequence is added to the unit as it is met.
+func (s *Lines) decodeLineInfo(u *unit) *lineTable {
+	if u.lineOffset == 0 && s.lineTable0 != nil {
+		return s.lineTable0
+	}
+	if !s.readable(&s.line, u.lineOffset) {
+		return nil
+	}
+	if len(s.line.data) < 16 {
+		s.warnf("line info section is too small (%d)", len(s.line.data))
+		return nil
+	}
+	b := s.cursor(&s.line, int(u.lineOffset), len(s.line.data))
+	t := &tableBuilder{s: s, compDir: u.compDir, nameIdx: map[string]int32{}, lclHead: -1}
+	h, ok := s.readLineHeader(u, &b, t)
+	if !ok || !s.runLineProgram(u, &b, h, t) {
+		return nil
+	}
+	tab := t.finish()
+	if u.lineOffset == 0 {
+		s.lineTable0 = tab
+	}
+	return tab
+}
+
+// readLineHeader reads a line table's header up to its program: on return
+// b covers the program, and t holds the directories and files.
+func (s *Lines) readLineHeader(u *unit, b *buf, t *tableBuilder) (lineHeader, bool) {
+	var h lineHeader
+	total := b.u32()
+	offsetSize := 4
+	if total == 0xffffffff {
+		total = b.u64()
+		offsetSize = 8
+	} else if total == 0 && u.addrSize == 8 {
+		total = b.u32()
+		offsetSize = 8
+	}
+	if total > uint64(b.remaining()) {
+		s.warnf("line info data is bigger (%s) than the space remaining in the section (%s)", hexC(total), hexC(uint64(b.remaining())))
+		return h, false
+	}
+	b.end = b.off + int(total)
+	version := b.u16()
+	if version < 2 || version > 5 {
+		s.warnf("unhandled .debug_line version %d", version)
+		return h, false
+	}
+	need := offsetSize + 5
+	if version >= 5 {
+		need = offsetSize + 8
+	} else if version >= 4 {
+		need = offsetSize + 6
+	}
+	if b.off+need >= b.end {
+		s.warnf("ran out of room reading prologue")
+		return h, false
+	}
+	if version >= 5 {
+		b.u8() // address size
+		if seg := b.u8(); seg != 0 {
+			s.warnf("line info unsupported segment selector size %d", seg)
+			return h, false
+		}
+	}
+	b.uint(offsetSize) // header length
+	h.minInsn = int(b.u8())
+	h.maxOps = 1
+	if version >= 4 {
+		h.maxOps = int(b.u8())
+	}
+	if h.maxOps == 0 {
+		s.warnf("invalid maximum operations per instruction")
+		return h, false
+	}
+	b.u8() // default_is_stmt
+	h.lineBase = int32(int8(b.u8()))
+	h.lineRange = int(b.u8())
+	h.opcodeBase = int(b.u8())
+	if b.off+h.opcodeBase-1 >= b.end {
+		s.warnf("ran out of room reading opcodes")
+		return h, false
+	}
+	h.lengths = make([]int, max(h.opcodeBase, 1))
+	h.lengths[0] = 1
+	for i := 1; i < h.opcodeBase; i++ {
+		h.lengths[i] = int(b.u8())
+	}
+
+	if version >= 5 {
+		if !s.readEntryFormats(u, b, func(name optString, dir uint32) { t.dirs = append(t.dirs, name) }) {
+			return h, false
+		}
+		if !s.readEntryFormats(u, b, func(name optString, dir uint32) {
+			t.files = append(t.files, fileEntry{name: name, dir: dir})
+		}) {
+			return h, false
+		}
+		t.use0 = true
+		return h, true
+	}
+	for {
+		d := b.cstring()
+		if !d.ok {
+			break
+		}
+		t.dirs = append(t.dirs, d)
+	}
+	for {
+		f := b.cstring()
+		if !f.ok {
+			break
+		}
+		dir := uint32(b.uleb())
+		b.uleb()
+		b.uleb()
+		t.files = append(t.files, fileEntry{name: f, dir: dir})
+	}
+	return h, true
+}
+
+// runLineProgram runs a line number program into t; false means BFD gave
+// up on the table.
+func (s *Lines) runLineProgram(u *unit, b *buf, h lineHeader, t *tableBuilder) bool {
+	minInsn, maxOps, lineRange, opcodeBase := h.minInsn, h.maxOps, h.lineRange, h.opcodeBase
+	for !b.atEnd() {
+		var address uint64
+		var opIndex int
+		file := int32(-1)
+		line := uint32(1)
+		endSeq := false
+		lowPC, highPC := ^uint64(0), uint64(0)
+		if len(t.files) > 0 {
+			if t.use0 {
+				file = t.concat(0)
+			} else {
+				file = t.concat(1)
+			}
+		}
+		emit := func(end bool) {
+			t.add(row{addr: address, file: file, line: line, opIndex: uint8(opIndex), end: end})
+			if address < lowPC {
+				lowPC = address
+			}
+			if address > highPC {
+				highPC = address
+			}
+		}
+		for !endSeq && !b.atEnd() {
+			op := int(b.u8())
+			if op >= opcodeBase {
+				adj := op - opcodeBase
+				if lineRange == 0 {
+					return false
+				}
+				if maxOps == 1 {
+					address += uint64(adj / lineRange * minInsn)
+				} else {
+					address += uint64((opIndex + adj/lineRange) / maxOps * minInsn)
+					opIndex = (opIndex + adj/lineRange) % maxOps
+				}
+				line += uint32(h.lineBase + int32(adj%lineRange))
+				emit(false)
+				continue
+			}
+			switch op {
+			case 0: // extended opcode
+				exLen := uint32(b.uleb())
+				switch b.u8() {
+				case 1: // DW_LNE_end_sequence
+					endSeq = true
+					emit(true)
+					s.arangeAdd(u, &u.arange, lowPC, highPC)
+				case 2: // DW_LNE_set_address
+					address = u.readAddress(b)
+					opIndex = 0
+				case 3: // DW_LNE_define_file
+					name := b.cstring()
+					dir := uint32(b.uleb())
+					b.uleb()
+					b.uleb()
+					t.files = append(t.files, fileEntry{name: name, dir: dir})
+				case 4: // DW_LNE_set_discriminator
+					b.uleb()
+				case 0x80: // DW_LNE_HP_source_file_correlation
+					b.skip(min(uint64(exLen-1), uint64(b.remaining())))
+				default:
+					s.warnf("mangled line number section")
+					return false
+				}
+			case 1: // DW_LNS_copy
+				emit(false)
+			case 2: // DW_LNS_advance_pc
+				adv := b.uleb()
+				if maxOps == 1 {
+					address += uint64(minInsn) * adv
+				} else {
+					// BFD assigns rather than adds here.
+					address = (uint64(opIndex) + adv) / uint64(maxOps) * uint64(minInsn)
+					opIndex = int((uint64(opIndex) + adv) % uint64(maxOps))
+				}
+			case 3: // DW_LNS_advance_line
+				line += uint32(b.sleb())
+			case 4: // DW_LNS_set_file
+				file = t.concat(uint32(b.uleb()))
+			case 5: // DW_LNS_set_column
+				b.uleb()
+			case 6, 7: // DW_LNS_negate_stmt, DW_LNS_set_basic_block
+			case 8: // DW_LNS_const_add_pc
+				if lineRange == 0 {
+					return false
+				}
+				adj := (255 - opcodeBase) / lineRange
+				if maxOps == 1 {
+					address += uint64(minInsn * adj)
+				} else {
+					address += uint64(minInsn) * uint64((opIndex+adj)/maxOps)
+					opIndex = (opIndex + adj) % maxOps
+				}
+			case 9: // DW_LNS_fixed_advance_pc
+				address += b.u16()
+				opIndex = 0
+			default:
+				for i := 0; i < h.lengths[op]; i++ {
+					b.uleb()
+				}
+			}
+		}
+	}
+	return true
+}
+
+// readEntryFormats reads a DWARF 5 directory or file name table and calls
+// add for every entry (read_formatted_entries). Only the forms BFD stores
+// are used: names from DW_FORM_string, line_strp and strx*, directory
+// indexes from DW_FORM_data1-8 and udata.
+func (s *Lines) readEntryFormats(u *unit, b *buf, add func(name optString, dir uint32)) bool {
+	formatCount := int(b.u8())
+	formats := *b // a second cursor over the format descriptions
+	for i := 0; i < formatCount; i++ {
+		b.uleb()
+		b.uleb()
+	}
+	count := b.uleb()
+	if formatCount == 0 && count != 0 {
+		s.warnf("zero format count")
+		return false
+	}
+	if count > uint64(b.remaining()) {
+		s.warnf("data count (%x) larger than buffer size", count)
+		return false
+	}
+	for n := uint64(0); n < count; n++ {
+		fp := formats
+		var name optString
+		var dir uint32
+		for i := 0; i < formatCount; i++ {
+			content := fp.uleb()
+			switch content {
+			case lnctPath, lnctDirIndex, lnctTime, lnctSize, lnctMD5:
+			default:
+				s.warnf("unknown format content type %d", content)
+				return false
+			}
+			form := uint32(fp.uleb())
+			a, ok := s.readAttrValue(u, form, 0, b)
+			if !ok {
+				return false
+			}
+			switch form {
+			case formString, formLineStrp, formStrx, formStrx1, formStrx2, formStrx3, formStrx4:
+				if content == lnctPath {
+					name = a.str
+				}
+			case formData1, formData2, formData4, formData8, formUdata:
+				if content == lnctDirIndex {
+					dir = uint32(a.val)
+				}
+			}
+		}
+		add(name, dir)
+	}
+	return true
+}

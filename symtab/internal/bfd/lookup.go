@@ -1,0 +1,109 @@
+package bfd
+
+// result is what bfd_find_nearest_line reports; found is its return value.
+type result struct {
+	file     optString
+	function optString
+	line     uint32
+	found    bool
+}
+
+// unitFindNearest asks one unit about addr (comp_unit_find_nearest_line).
+func (s *Lines) unitFindNearest(u *unit, addr uint64, file *optString, fn **funcInfo, line *uint32) bool {
+	if !s.maybeDecode(u) {
+		return false
+	}
+	*fn = u.lookupFunc(addr)
+	idx, l, ok := u.table.lookup(addr)
+	if ok {
+		*line = l
+		if idx >= 0 {
+			*file = optString{s: u.table.names[idx], ok: true}
+		} else {
+			*file = optString{}
+		}
+	} else {
+		*file = optString{}
+	}
+	return ok || *fn != nil
+}
+
+// lookup runs _bfd_dwarf2_find_nearest_line for addr in .text, with
+// _bfd_elf_find_function's fallback as _bfd_elf_find_nearest_line adds it.
+func (s *Lines) lookup(addr uint64) result {
+	var res result
+	var fn *funcInfo
+	found := false
+
+	if leaf := s.leaf(addr); leaf != nil {
+		for _, r := range leaf.ranges {
+			r.unit.mark = false
+		}
+		// Decoding a unit may add ranges to this very leaf; they are
+		// visited too, as in BFD.
+		for i := 0; i < len(leaf.ranges); i++ {
+			r := leaf.ranges[i]
+			if r.unit.mark || addr < r.low || addr >= r.high {
+				continue
+			}
+			r.unit.mark = true
+			if s.unitFindNearest(r.unit, addr, &res.file, &fn, &res.line) {
+				found = true
+				break
+			}
+		}
+	}
+	// BFD's list of units without ranges never gets an entry, so units
+	// without ranges are only tried right after being parsed.
+	for !found {
+		u := s.nextUnit()
+		if u == nil {
+			break
+		}
+		if (u.arange.first.high == 0 || (!u.failed && u.arange.contains(addr))) &&
+			s.unitFindNearest(u, addr, &res.file, &fn, &res.line) {
+			found = true
+		}
+	}
+
+	if fn != nil && fn.isLinkage {
+		res.function = fn.name
+	} else {
+		off := addr - s.textVMA
+		sym, ok := s.elfFunction(off)
+		if ok {
+			res.function = optString{s: sym.name, ok: true}
+			if !res.file.ok {
+				res.file = sym.file
+			}
+			// Only a symbol is known: BFD still reports success.
+			found = true
+		}
+		if fn != nil {
+			if !ok {
+				res.function = fn.name
+			} else if sym.codeOff+s.textVMA == fn.arange.first.low {
+				fn.name = res.function
+			}
+			fn.isLinkage = true
+		}
+	}
+	res.found = found
+	return res
+}
+
+// Find returns what bfd_find_nearest_line and gprof's get_src_info give for
+// addr: the file name, the function name and the line, with ok false when
+// gprof rejects the answer (no file, no function or line 0). Like BFD's,
+// the answer may depend on the addresses looked up before. A nil Lines
+// finds nothing.
+func (s *Lines) Find(addr uint64) (file, function string, line int, ok bool) {
+	if s == nil {
+		return "", "", 0, false
+	}
+	s.mu.Lock()
+	r := s.lookup(addr)
+	s.mu.Unlock()
+	l := int(int32(r.line))
+	return r.file.s, r.function.s, l, r.file.ok && r.function.ok && l != 0
+}
