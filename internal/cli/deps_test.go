@@ -66,15 +66,21 @@ func importers(pkgs map[string]*build.Package, prefix string) []string {
 // TestDependencyRules holds the layout's rules: google/pprof only through
 // render/pprof, gonum/plot only through render/charts, processes started
 // and output files created only by the command (internal/cli) and cmd/.
-// internal/progen, the generator of test programs, builds them with gcc;
-// it is test tooling, never linked into egprof.
+// internal/progen (the generator of test programs, which builds them with
+// gcc) and internal/testenv (the test harness) are test tooling: no package
+// of egprof's imports them.
 func TestDependencyRules(t *testing.T) {
 	pkgs := sourcePackages(t)
 	assert.Equal(t, []string{"render/pprof"}, importers(pkgs, "github.com/google/pprof"))
 	assert.Equal(t, []string{"render/charts"}, importers(pkgs, "gonum.org/v1/plot"))
 	for _, ip := range importers(pkgs, "os/exec") {
-		assert.True(t, ip == "internal/cli" || strings.HasPrefix(ip, "cmd/") || ip == "internal/progen",
+		assert.True(t, ip == "internal/cli" || strings.HasPrefix(ip, "cmd/") || ip == "internal/progen" || ip == "internal/testenv",
 			"%s starts processes", ip)
+	}
+	for _, tooling := range []string{"internal/progen", "internal/testenv"} {
+		for _, ip := range importers(pkgs, modulePath+"/"+tooling) {
+			assert.True(t, strings.HasPrefix(ip, "internal/progen/cmd/"), "%s imports the test tooling %s", ip, tooling)
+		}
 	}
 	for _, ip := range importers(pkgs, modulePath+"/internal/atomicfile") {
 		assert.True(t, ip == "internal/cli" || strings.HasPrefix(ip, "cmd/") || strings.HasPrefix(ip, "internal/progen"),
@@ -85,7 +91,8 @@ func TestDependencyRules(t *testing.T) {
 	creates := regexp.MustCompile(`\bos\.(Create|CreateTemp|OpenFile|WriteFile|Mkdir|MkdirAll|Rename)\(`)
 	for ip, p := range pkgs {
 		rel := strings.TrimPrefix(strings.TrimPrefix(ip, modulePath), "/")
-		if rel == "internal/cli" || strings.HasPrefix(rel, "cmd/") || rel == "internal/atomicfile" || strings.HasPrefix(rel, "internal/progen") {
+		if rel == "internal/cli" || strings.HasPrefix(rel, "cmd/") || rel == "internal/atomicfile" ||
+			strings.HasPrefix(rel, "internal/progen") || rel == "internal/testenv" {
 			continue
 		}
 		for _, f := range p.GoFiles {
