@@ -432,8 +432,13 @@ func (p *Profile) Labels(naming symtab.Naming) []string {
 			tab, idx = p.Minus, f.Minus.Entry
 		}
 		fns[k] = symtab.Named{Raw: f.Name, Static: f.Static}
+		if f.File != "" {
+			fns[k].Src, fns[k].HasSrc = symtab.SourceLoc{File: f.File}, true
+		}
 		if tab != nil && tab.Syms != nil && idx >= 0 && idx < len(tab.Syms.Syms) {
-			fns[k].Src, fns[k].HasSrc = tab.Syms.Source(idx)
+			if loc, ok := tab.Syms.SymbolSource(idx); ok && (f.File == "" || loc.File == f.File) {
+				fns[k].Src, fns[k].HasSrc = loc, true
+			}
 		}
 	}
 	return naming.Labels(fns)

@@ -381,7 +381,7 @@ func (c *config) writeGraphFiles(d *diff.Profile, stderr io.Writer) int {
 		opt := graphfile.Options{
 			Top:       c.ext.graphTop,
 			NoiseOff:  c.ext.noiseOff,
-			RawNames:  !c.demangle,
+			Naming:    c.textOptions().Naming(),
 			PlusName:  strings.Join(c.gmonFiles, " "),
 			MinusName: strings.Join(c.ext.diffFiles, " "),
 		}
@@ -453,7 +453,7 @@ func (c *config) writePProf(d *diff.Profile, stderr io.Writer) int {
 	if c.ext.pprof == "" {
 		return 0
 	}
-	opt := pprof.Options{Demangle: c.demangle, DemangleStyle: c.demangleStyle}
+	opt := pprof.Options{Naming: c.textOptions().Naming()}
 	opt.Comments = append(opt.Comments, fmt.Sprintf("egprof: %s %s", c.image, strings.Join(c.gmonFiles, " ")))
 	if d.IsDiff() {
 		image := c.image

@@ -1,8 +1,12 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/pprof/profile"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -52,5 +56,46 @@ func TestStaticNamesInOwnOutputs(t *testing.T) {
 				assert.False(t, strings.HasSuffix(strings.TrimRight(line, " ~"), " helper"), "a bare helper row: %q", line)
 			}
 		})
+	}
+}
+
+// TestStaticNamesInFiles checks the graph files and the pprof export: the
+// two static helpers keep apart under gprof's index spelling, and -T keeps
+// C++ names raw there too.
+func TestStaticNamesInFiles(t *testing.T) {
+	dir := t.TempDir()
+	gml, pb := filepath.Join(dir, "g.gml"), filepath.Join(dir, "p.pb.gz")
+	_, stderr, code := runArgs(t, "-b", "-P", "-Q", "--gml="+gml, "--pprof="+pb, multiProg, multiGmon, "--diff="+multiGmon2)
+	require.Equal(t, 0, code, stderr)
+	data, err := os.ReadFile(gml)
+	require.NoError(t, err)
+	assert.Contains(t, string(data), `label "helper (a.c)"`)
+	assert.Contains(t, string(data), `label "helper (b.c)"`)
+	f, err := os.Open(pb)
+	require.NoError(t, err)
+	defer f.Close()
+	prof, err := profile.Parse(f)
+	require.NoError(t, err)
+	var names []string
+	for _, fn := range prof.Function {
+		names = append(names, fn.Name)
+	}
+	assert.Contains(t, names, "helper (a.c)")
+	assert.Contains(t, names, "helper (b.c)")
+
+	const cxxProg, cxxGmon = "testdata/progs/cxx/prog", "testdata/progs/cxx/gmon.out"
+	for _, c := range []struct {
+		flag, want, not string
+	}{
+		{"-b", "std::sqrt(float)", "_ZSt4sqrtf"},
+		{"-T", "_ZSt4sqrtf", "std::sqrt(float)"},
+		{"--no-demangle", "_ZSt4sqrtf", "std::sqrt(float)"},
+	} {
+		_, stderr, code := runArgs(t, c.flag, "-P", "-Q", "--gml="+gml, cxxProg, cxxGmon)
+		require.Equal(t, 0, code, stderr)
+		data, err := os.ReadFile(gml)
+		require.NoError(t, err)
+		assert.Contains(t, string(data), `label "`+c.want, c.flag)
+		assert.NotContains(t, string(data), `label "`+c.not, c.flag)
 	}
 }

@@ -49,9 +49,8 @@ type Options struct {
 	// NoiseOff stops greying self-time deltas that are within sampling
 	// noise (--noise=off).
 	NoiseOff bool
-	// RawNames shows symbol names as they are (mangled) instead of
-	// demangled.
-	RawNames bool
+	// Naming spells the functions' names (the zero value: raw names).
+	Naming symtab.Naming
 	// PlusName and MinusName, when set, name the '+' and '-' profiles in
 	// the legend (their gmon files, say).
 	PlusName, MinusName string
@@ -167,26 +166,11 @@ func changeColor(v float64) int {
 	return rgbSameLine
 }
 
-// graphNames returns a unique display name for every function: the
-// (demangled) name, with the source file of a static function and then a
-// running number added where names repeat.
-func graphNames(p *diff.Profile, raw bool) []string {
-	names := make([]string, len(p.Functions))
-	count := map[string]int{}
-	for i := range p.Functions {
-		f := &p.Functions[i]
-		n := f.Name
-		if !raw {
-			n = symtab.Demangle(n, symtab.StyleAuto)
-		}
-		names[i] = n
-		count[n]++
-	}
-	for i := range p.Functions {
-		if f := &p.Functions[i]; count[names[i]] > 1 && f.Static && f.File != "" {
-			names[i] += " (" + f.File + ")"
-		}
-	}
+// graphNames returns a unique display name for every function: its name
+// as naming spells it (same-named statics with their file), then a running
+// number where names still repeat.
+func graphNames(p *diff.Profile, naming symtab.Naming) []string {
+	names := p.Labels(naming)
 	seen := map[string]int{}
 	for _, n := range names {
 		seen[n]++
@@ -212,7 +196,7 @@ func graphPrecision(p *diff.Profile) int {
 
 func newGraphView(p *diff.Profile, opt Options) *graphView {
 	v := &graphView{p: p, opt: opt, sel: p.SelectGraph(opt.Top), prec: graphPrecision(p)}
-	names := graphNames(p, opt.RawNames)
+	names := graphNames(p, opt.Naming)
 	pos := make([]int, len(p.Functions))
 	v.nodes = make([]viewNode, len(v.sel.Nodes))
 	for k, i := range v.sel.Nodes {

@@ -67,16 +67,16 @@ func graphCases(t *testing.T) []graphCase {
 		g1, g2 := graphLoad(t, dir, "gmon.out"), graphLoad(t, dir, "gmon2.out")
 		d := diff.Subtract(g1, g2, diff.Options{})
 		cases = append(cases,
-			graphCase{name + "/single", diff.Single(g1, diff.Options{}), Options{PlusName: "gmon.out"}},
-			graphCase{name + "/diff", d, Options{PlusName: "gmon.out", MinusName: "gmon2.out"}},
-			graphCase{name + "/diff-top5", d, Options{Top: 5}},
-			graphCase{name + "/diff-raw-nonoise", d, Options{RawNames: true, NoiseOff: true}},
+			graphCase{name + "/single", diff.Single(g1, diff.Options{}), Options{Naming: symtab.Naming{Demangle: true}, PlusName: "gmon.out"}},
+			graphCase{name + "/diff", d, Options{Naming: symtab.Naming{Demangle: true}, PlusName: "gmon.out", MinusName: "gmon2.out"}},
+			graphCase{name + "/diff-top5", d, Options{Naming: symtab.Naming{Demangle: true}, Top: 5}},
+			graphCase{name + "/diff-raw-nonoise", d, Options{NoiseOff: true}},
 		)
 	}
 	for _, pair := range [][2]string{{"cxx", "cxx-O2"}, {"recursion", "recursion-O2"}, {"multifile", "multifile-nopie"}} {
 		a := graphLoad(t, "../../testdata/progs/"+pair[0], "gmon.out")
 		b := graphLoad(t, "../../testdata/progs/"+pair[1], "gmon.out")
-		cases = append(cases, graphCase{pair[0] + "-vs-" + pair[1], diff.Subtract(a, b, diff.Options{}), Options{}})
+		cases = append(cases, graphCase{pair[0] + "-vs-" + pair[1], diff.Subtract(a, b, diff.Options{}), Options{Naming: symtab.Naming{Demangle: true}}})
 	}
 	return cases
 }
@@ -162,11 +162,11 @@ func TestGraphGMLAndDOTStructure(t *testing.T) {
 				assert.Contains(t, first, fmt.Sprintf("all %d functions and %d arcs shown", len(tc.p.Functions), len(tc.p.Arcs)))
 			}
 			// Every kept function's name starts a node label.
-			names := graphNames(tc.p, tc.opt.RawNames)
+			names := graphNames(tc.p, tc.opt.Naming)
 			for k, m := range nodes {
 				i := sel.Nodes[k]
 				want := names[i]
-				if !tc.opt.RawNames {
+				if tc.opt.Naming.Demangle {
 					assert.True(t, strings.HasPrefix(want, symtab.Demangle(tc.p.Functions[i].Name, symtab.StyleAuto)))
 				}
 				prefix := "label=" + strings.TrimSuffix(dotString(dotName(want)), `"`) + `\n`
@@ -245,7 +245,7 @@ func TestGraphGMLNetworkx(t *testing.T) {
 			g, ok := read[files[k]]
 			require.True(t, ok)
 			p, sel := tc.p, tc.p.SelectGraph(tc.opt.Top)
-			names := graphNames(p, tc.opt.RawNames)
+			names := graphNames(p, tc.opt.Naming)
 			assert.True(t, g.Directed)
 			require.Len(t, g.Nodes, len(sel.Nodes))
 			for _, i := range sel.Nodes {
@@ -496,6 +496,7 @@ func TestGraphColours(t *testing.T) {
 	}{
 		{
 			name: "noise greyed",
+			opt:  Options{Naming: symtab.Naming{Demangle: true}},
 			nodes: map[string]node{
 				"slower": {rgbHex(rgbMore), rgbHex(rgbMore), "filled", "self +1.00 s (2.00 vs 1.00)\ntotal +1.00 s (3.00 vs 2.00)\ncalls 0 (1 vs 1)"},
 				"faster": {rgbHex(tint(rgbLess, tintStrength(0.5))), rgbHex(rgbLess), "filled", "self -0.50 s (0.50 vs 1.00)"},
@@ -514,14 +515,14 @@ func TestGraphColours(t *testing.T) {
 		},
 		{
 			name: "noise off",
-			opt:  Options{NoiseOff: true},
+			opt:  Options{Naming: symtab.Naming{Demangle: true}, NoiseOff: true},
 			nodes: map[string]node{
 				"noisy": {rgbHex(tint(rgbLess, tintStrength(0.01))), rgbHex(rgbLess), "filled", "self -0.01 s (0.01 vs 0.02)\n"},
 			},
 		},
 		{
 			name: "raw names",
-			opt:  Options{RawNames: true},
+			opt:  Options{},
 			nodes: map[string]node{
 				"_ZN3geo4Vec3IdEC2Eddd": {grey, rgbHex(rgbSameLine), "filled", ""},
 			},
@@ -606,8 +607,8 @@ func TestGraphNames(t *testing.T) {
 		{Name: "main", Plus: s},
 	}}
 	assert.Equal(t, []string{"helper (a.c)", "helper (b.c)", "dup (c.c) #1", "dup (c.c) #2", "stats::Histogram::add(double)", "main"},
-		graphNames(p, false))
-	assert.Equal(t, "_ZN5stats9Histogram3addEd", graphNames(p, true)[4])
+		graphNames(p, symtab.Naming{Demangle: true}))
+	assert.Equal(t, "_ZN5stats9Histogram3addEd", graphNames(p, symtab.Naming{})[4])
 }
 
 func TestGraphQuoting(t *testing.T) {

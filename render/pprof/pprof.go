@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path"
 
 	"github.com/google/pprof/profile"
 
@@ -18,8 +17,9 @@ import (
 
 // Options control the pprof export.
 type Options struct {
-	Demangle      bool                 // name functions by their demangled names
-	DemangleStyle symtab.DemangleStyle // --demangle=STYLE
+	// Naming spells the functions' names (the zero value: raw names), as
+	// in egprof's other outputs.
+	Naming symtab.Naming
 	// Stacks are the bounds of the stack synthesis.
 	Stacks stacks.Options
 	// Comments are added to the profile's comments (pprof -comments),
@@ -105,19 +105,16 @@ func build(d *diff.Profile, r *stacks.Result, opt Options, st *Stats) (*profile.
 	p.Function = make([]*profile.Function, len(d.Functions))
 	p.Location = make([]*profile.Location, len(d.Functions))
 	anyFiles, anyLines := false, false
-	seen := make(map[string]int, len(d.Functions))
+	// Functions that the naming does not tell apart (C++'s complete and
+	// deleting destructors) get one name, and pprof merges them.
+	names := d.Labels(opt.Naming)
 	for k := range d.Functions {
 		f := &d.Functions[k]
 		tab, m, idx := d.Plus.Syms, plusMap, f.Plus.Entry
 		if idx < 0 {
 			tab, m, idx = d.Minus.Syms, minusMap, f.Minus.Entry
 		}
-		name := f.Name
-		if opt.Demangle {
-			name = symtab.Demangle(name, opt.DemangleStyle)
-		}
-		seen[name]++
-		fn := &profile.Function{ID: uint64(k + 1), Name: name, SystemName: f.Name}
+		fn := &profile.Function{ID: uint64(k + 1), Name: names[k], SystemName: f.Name}
 		if loc, ok := tab.SymbolSource(idx); ok {
 			fn.Filename, fn.StartLine = loc.File, int64(loc.Line)
 			anyFiles = anyFiles || loc.File != ""
@@ -129,24 +126,6 @@ func build(d *diff.Profile, r *stacks.Result, opt Options, st *Stats) (*profile.
 			Mapping: m,
 			Address: tab.Syms[idx].Addr,
 			Line:    []profile.Line{{Function: fn, Line: fn.StartLine}},
-		}
-	}
-	// pprof merges functions of the same name. Same-named functions of
-	// different files (statics) keep apart with their file's name, as in
-	// gprof's index: "helper (a.c)". Those that the file does not tell
-	// apart (C++'s complete and deleting destructors) stay one function
-	// for pprof.
-	withFile := make(map[string]int)
-	for _, fn := range p.Function {
-		if seen[fn.Name] > 1 && fn.Filename != "" {
-			withFile[fn.Name+" ("+path.Base(fn.Filename)+")"]++
-		}
-	}
-	for _, fn := range p.Function {
-		if seen[fn.Name] > 1 && fn.Filename != "" {
-			if n := fn.Name + " (" + path.Base(fn.Filename) + ")"; withFile[n] == 1 {
-				fn.Name = n
-			}
 		}
 	}
 	for _, m := range p.Mapping {

@@ -3,6 +3,7 @@ package pprof
 import (
 	"bytes"
 	"fmt"
+	"github.com/egprof/egprof/symtab"
 	"os/exec"
 	"testing"
 
@@ -106,7 +107,7 @@ func TestPProfSamples(t *testing.T) {
 func TestPProfContent(t *testing.T) {
 	g := loadGraph(t, "../../testdata/progs/multifile/prog", "../../testdata/progs/multifile/gmon.out")
 	d := diff.Single(g, diff.Options{})
-	p, st := exportRoundTrip(t, d, Options{Demangle: true})
+	p, st := exportRoundTrip(t, d, Options{Naming: symtab.Naming{Demangle: true}})
 	require.Len(t, p.Mapping, 1)
 	m := p.Mapping[0]
 	assert.Equal(t, "../../testdata/progs/multifile/prog", m.File)
@@ -148,7 +149,7 @@ func TestPProfContent(t *testing.T) {
 	// C++ names are demangled as gprof prints them, the raw name kept as
 	// the system name.
 	gx := loadGraph(t, "../../testdata/progs/cxx/prog", "../../testdata/progs/cxx/gmon.out")
-	px, _ := exportRoundTrip(t, diff.Single(gx, diff.Options{}), Options{Demangle: true})
+	px, _ := exportRoundTrip(t, diff.Single(gx, diff.Options{}), Options{Naming: symtab.Naming{Demangle: true}})
 	found := false
 	for _, f := range px.Function {
 		if f.SystemName == "_ZNK3geo6shapes6Circle4areaEv" {
