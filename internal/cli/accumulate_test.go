@@ -297,7 +297,6 @@ func testAccumulateSummaries(t *testing.T, egprof string) {
 	assert.Empty(t, tempFiles(t, dir, ".all.sum.tmp-"), "temporary files left")
 }
 
-
 // Where no lock can be had, egprof says so once and accumulates all the
 // same (as GNU gprof, which never locks).
 func TestAccumulateWarnsWithoutLock(t *testing.T) {

@@ -20,14 +20,15 @@ import (
 // Two such runs at the same time would both read the same old sum, and the
 // second rename would throw the first run away. So every run that writes
 // one of these files holds an exclusive flock(2) lock from before it reads
-// its inputs until the file is in place.
+// its inputs until the command ends.
 //
 // The lock is held on a lock file beside the destination, ".NAME.lock"
 // (next to the file symbolic links lead to, so that every name of the
 // destination shares one lock), not on the destination: the destination
 // is replaced by renaming a new file over it, and a lock held on the old
 // file's inode would not stop a process that opens the new one. The lock
-// file is never removed, for the same reason.
+// file is never removed: a run waiting on it would go on to hold a lock on
+// a file no longer named, while a newcomer locked a new one.
 //
 // Runs that write the file without reading it take the lock too: only
 // then is a temporary file found under the lock certain to be a killed
