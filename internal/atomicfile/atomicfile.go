@@ -258,7 +258,7 @@ func createTemp(target string, mode fs.FileMode) (*os.File, error) {
 	dir := target[:strings.LastIndexByte(target, filepath.Separator)+1]
 	base := target[len(dir):]
 	for range 100 {
-		name := dir + "." + base + ".tmp-" + rand.Text()[:12]
+		name := dir + tempPrefix(base) + rand.Text()[:tempRandomLen]
 		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, mode)
 		if errors.Is(err, fs.ErrExist) {
 			continue

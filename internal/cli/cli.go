@@ -52,6 +52,7 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // report runs the mode the command line selects.
 func report(c *config, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) int {
+	defer c.lockAccumulated(stderr)()
 	switch c.ext.mode {
 	case modeExperiment:
 		return c.reportExperiment(stdout, stderr)
