@@ -7,7 +7,6 @@ import (
 	"github.com/egprof/egprof/internal/oserr"
 	"io"
 	"io/fs"
-	"os"
 	"strconv"
 	"strings"
 
@@ -22,9 +21,10 @@ const annotationWidth = 16
 type AnnotateOptions struct {
 	// Files are the files to annotate, in the order to print them.
 	Files []callgraph.SourceFile
-	// SearchDirs are the directories where sources are looked for when
-	// their recorded path does not open (-I, then GPROF_PATH).
-	SearchDirs []string
+	// OpenSource opens a source file by the name its debug information
+	// gives (the command looks for it as gprof does, see -I); an error
+	// that wraps fs.ErrNotExist means it could not be located.
+	OpenSource func(name string) (io.ReadCloser, error)
 	AllLines   bool   // -x: a count on every line that has a symbol
 	MinCount   uint64 // -m: counts below it show as "#####"
 	// TableLength is -t: rows of the "Top N Lines" table; 0 leaves the
@@ -56,7 +56,7 @@ func (t *Text) AnnotatedSource(opt AnnotateOptions) {
 		if !t.opt.ShowZeros && f.Calls == 0 {
 			continue
 		}
-		src, err := openSource(f.Name, opt.SearchDirs)
+		src, err := opt.OpenSource(f.Name)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				fmt.Fprintf(opt.Stderr, "%s: could not locate `%s'\n", opt.Argv0, f.Name)
@@ -213,35 +213,6 @@ func (a *annotator) trailer(w *bufio.Writer, f *callgraph.SourceFile) {
 	fmt.Fprintf(w, "%s   Percent of the file executed\n", fixed(pct, 9, 2))
 	fmt.Fprintf(w, "\n%9d   Total number of line executions\n", f.Calls)
 	fmt.Fprintf(w, "%s   Average executions per line\n", fixed(avg, 9, 2))
-}
-
-// openSource opens a source file the way gprof looks for it. A relative
-// path is tried as it is, then under each search directory; an absolute
-// one only as it is. Then, if the path has a directory part, its base name
-// is tried under each search directory. The error is that of the last
-// attempt.
-func openSource(name string, dirs []string) (*os.File, error) {
-	f, err := os.Open(name)
-	if err == nil {
-		return f, nil
-	}
-	var tries []string
-	if !strings.HasPrefix(name, "/") {
-		for _, d := range dirs {
-			tries = append(tries, d+"/"+name)
-		}
-	}
-	if k := strings.LastIndexByte(name, '/'); k >= 0 {
-		for _, d := range dirs {
-			tries = append(tries, d+"/"+name[k+1:])
-		}
-	}
-	for _, p := range tries {
-		if f, err = os.Open(p); err == nil {
-			return f, nil
-		}
-	}
-	return nil, fmt.Errorf("opening source %s: %w", name, err)
 }
 
 // afterLastSlash is the part of a path after its last slash (all of it

@@ -4,12 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
-	"errors"
-	"github.com/egprof/egprof/internal/oserr"
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -116,50 +113,6 @@ func TestAnnotatorFileAndTrailer(t *testing.T) {
 		"     0.00   Average executions per line\n", out.String())
 }
 
-func TestOpenSource(t *testing.T) {
-	t.Chdir(t.TempDir())
-	write := func(name, content string) {
-		require.NoError(t, os.MkdirAll(filepath.Dir(name), 0o755))
-		require.NoError(t, os.WriteFile(name, []byte(content), 0o644))
-	}
-	read := func(name string, dirs ...string) (string, error) {
-		f, err := openSource(name, dirs)
-		if err != nil {
-			return "", err
-		}
-		defer f.Close()
-		b, err := io.ReadAll(f)
-		return string(b), err
-	}
-	write("d1/src/x.c", "d1 relative")
-	write("d2/x.c", "d2 base")
-	write("d3/x.c", "d3 base")
-
-	got, err := read("src/x.c", "d2", "d1")
-	require.NoError(t, err)
-	assert.Equal(t, "d1 relative", got, "the relative path under every directory before base names")
-	got, err = read("other/x.c", "nosuch", "d3", "d2")
-	require.NoError(t, err)
-	assert.Equal(t, "d3 base", got)
-	got, err = read("/nonexistent/dir/x.c", "d2")
-	require.NoError(t, err)
-	assert.Equal(t, "d2 base", got, "an absolute path falls back to base names only")
-
-	write("src/x.c", "as recorded")
-	got, err = read("src/x.c", "d1")
-	require.NoError(t, err)
-	assert.Equal(t, "as recorded", got)
-
-	_, err = read("x.c")
-	assert.True(t, errors.Is(err, os.ErrNotExist))
-	_, err = read("x.c", "d1")
-	assert.True(t, errors.Is(err, os.ErrNotExist), "a path without a slash is not retried by base name")
-	write("file", "")
-	_, err = read("file/x.c")
-	assert.True(t, errors.Is(err, syscall.ENOTDIR))
-	assert.Equal(t, "Not a directory", oserr.Text(err))
-}
-
 // annotateGraph is a one-function graph whose function symbol is a line
 // symbol of path (line 2) with 3 calls.
 func annotateGraph(t *testing.T, path string) *callgraph.Graph {
@@ -185,7 +138,7 @@ func TestAnnotatedSourceSeparators(t *testing.T) {
 	var out, errs bytes.Buffer
 	text := NewText(&out, g, TextOptions{})
 	text.MarkPrinted()
-	text.AnnotatedSource(AnnotateOptions{Files: files, MinCount: 1, Argv0: "gprof", Stderr: &errs})
+	text.AnnotatedSource(AnnotateOptions{Files: files, OpenSource: openFile, MinCount: 1, Argv0: "gprof", Stderr: &errs})
 	require.NoError(t, text.Flush())
 	body := "                /* x */\n           3 -> int f;\n"
 	trailer := "\nExecution Summary:\n\n        1   Executable lines in this file\n        1   Lines executed\n" +
@@ -212,7 +165,7 @@ func TestAnnotatedSourceSeparators(t *testing.T) {
 	sep := []callgraph.SourceFile{files[0], files[0]}
 	sep[1].Name = "sub/other.c"
 	text = NewText(&out, g, TextOptions{})
-	text.AnnotatedSource(AnnotateOptions{Files: sep, MinCount: 1, CreateFile: create, Argv0: "gprof", Stderr: &errs})
+	text.AnnotatedSource(AnnotateOptions{Files: sep, OpenSource: openFile, MinCount: 1, CreateFile: create, Argv0: "gprof", Stderr: &errs})
 	require.NoError(t, text.Flush())
 	assert.Empty(t, out.String())
 	require.Len(t, created, 1)
@@ -232,3 +185,6 @@ func (c *closeRecorder) Close() error {
 	c.closed = true
 	return nil
 }
+
+// openFile opens a source by its name as recorded.
+func openFile(name string) (io.ReadCloser, error) { return os.Open(name) }

@@ -141,10 +141,7 @@ func (c *config) classic(tab *symtab.Table, prof *gmon.Profile, files []string, 
 		}
 		t.Index()
 	}
-	if err := printLineSections(t, c, style, g, blocks, stderr); err != nil {
-		t.Flush()
-		return fail("%s: %v\n", c.argv0, err)
-	}
+	printLineSections(t, c, style, g, blocks, stderr)
 	printOrderings(t, style, g)
 	if err := t.Flush(); err != nil {
 		return fail("%s: writing the report: %v\n", c.argv0, err)

@@ -103,6 +103,24 @@ func TestDependencyRules(t *testing.T) {
 	}
 }
 
+// TestRenderersReadNoFiles holds that renderers only format: no package
+// under render/ opens or reads a file (-A's sources come through an opener
+// the command supplies).
+func TestRenderersReadNoFiles(t *testing.T) {
+	reads := regexp.MustCompile(`\bos\.(Open|OpenFile|ReadFile|ReadDir|Stat|Lstat)\(`)
+	for ip, p := range sourcePackages(t) {
+		rel := strings.TrimPrefix(strings.TrimPrefix(ip, modulePath), "/")
+		if rel != "render" && !strings.HasPrefix(rel, "render/") {
+			continue
+		}
+		for _, f := range p.GoFiles {
+			src, err := os.ReadFile(filepath.Join(p.Dir, f))
+			require.NoError(t, err)
+			assert.NotRegexp(t, reads, string(src), "%s/%s reads files", rel, f)
+		}
+	}
+}
+
 // TestLayoutRules holds the layout's shape: the root holds main.go and no
 // other Go file, and only symtab/internal/bfd defines bfd-prefixed names.
 func TestLayoutRules(t *testing.T) {

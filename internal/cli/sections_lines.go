@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"fmt"
 	"io"
+	"os"
 	"slices"
+	"strings"
 
 	"github.com/egprof/egprof/callgraph"
 	"github.com/egprof/egprof/internal/atomicfile"
@@ -14,14 +17,14 @@ import (
 // annotated source (-A), when selected, after the call graph and index.
 // blocks are the basic-block counts attached to the symbols (nil without
 // -l); messages about sources that cannot be read go to stderr.
-func printLineSections(t *render.Text, c *config, style int, g *callgraph.Graph, blocks *callgraph.Blocks, stderr io.Writer) error {
+func printLineSections(t *render.Text, c *config, style int, g *callgraph.Graph, blocks *callgraph.Blocks, stderr io.Writer) {
 	if style&styleExec != 0 {
 		t.ExecCounts(blocks)
 	}
 	if style&styleAnnotate != 0 {
 		opt := render.AnnotateOptions{
 			Files:       g.SourceFiles(sourceFileOrder(g.Syms), blocks),
-			SearchDirs:  c.searchDirs,
+			OpenSource:  func(name string) (io.ReadCloser, error) { return openSource(name, c.searchDirs) },
 			AllLines:    c.allLines,
 			MinCount:    c.minCount,
 			TableLength: c.tableLength,
@@ -33,7 +36,35 @@ func printLineSections(t *render.Text, c *config, style int, g *callgraph.Graph,
 		}
 		t.AnnotatedSource(opt)
 	}
-	return nil
+}
+
+// openSource opens a source file the way gprof looks for it. A relative
+// path is tried as it is, then under each search directory; an absolute
+// one only as it is. Then, if the path has a directory part, its base name
+// is tried under each search directory. The error is that of the last
+// attempt.
+func openSource(name string, dirs []string) (io.ReadCloser, error) {
+	f, err := os.Open(name)
+	if err == nil {
+		return f, nil
+	}
+	var tries []string
+	if !strings.HasPrefix(name, "/") {
+		for _, d := range dirs {
+			tries = append(tries, d+"/"+name)
+		}
+	}
+	if k := strings.LastIndexByte(name, '/'); k >= 0 {
+		for _, d := range dirs {
+			tries = append(tries, d+"/"+name[k+1:])
+		}
+	}
+	for _, p := range tries {
+		if f, err = os.Open(p); err == nil {
+			return f, nil
+		}
+	}
+	return nil, fmt.Errorf("opening source %s: %w", name, err)
 }
 
 // createAnnotationFile creates one of -y's annotation files in the current
