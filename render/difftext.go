@@ -21,6 +21,33 @@ type DiffOptions struct {
 	// MinCalls hides rows whose call counts are below it on both sides
 	// (-m); 0 hides nothing.
 	MinCalls uint64
+	// Plus and Minus say what each side is, for the lines that open the
+	// differential profile (see Sides).
+	Plus, Minus Side
+}
+
+// Side names one side of a differential profile: its executable and the
+// profile files summed into it.
+type Side struct {
+	Exe   string
+	Files []string
+}
+
+// sideFilesShown is how many of a side's files the opening lines name.
+const sideFilesShown = 3
+
+// describe is the side's opening line, without its sign.
+func (s Side) describe() string {
+	n := len(s.Files)
+	what := "profiles"
+	if n == 1 {
+		what = "profile"
+	}
+	files := strings.Join(s.Files[:min(n, sideFilesShown)], " ")
+	if n > sideFilesShown {
+		files += fmt.Sprintf(" ... (%d in all)", n)
+	}
+	return fmt.Sprintf("(%d %s of %s): %s", n, what, s.Exe, files)
 }
 
 // DiffText writes the differential sections.
@@ -38,6 +65,15 @@ func NewDiffText(w io.Writer, p *diff.Profile, opt DiffOptions) *DiffText {
 
 // fname is the printed name of function i of the profile.
 func (d *DiffText) fname(i int) string { return d.labels[i] }
+
+// Sides writes the lines that open every differential output: which
+// executable and which profiles make each side.
+func (d *DiffText) Sides() {
+	if d.opt.Plus.Exe == "" {
+		return
+	}
+	fmt.Fprintf(d.w, "'+' %s\n'-' %s\n\n", d.opt.Plus.describe(), d.opt.Minus.describe())
+}
 
 func (d *DiffText) rows() []int {
 	var rows []int
@@ -117,8 +153,27 @@ func (d *DiffText) Flat() {
 		}
 		w.WriteString(line + d.fname(i) + "\n")
 	}
+	d.noiseLegend(rows)
 	if !d.opt.Brief {
 		w.WriteString(DiffFlatBlurb)
+	}
+}
+
+// noiseLegend writes, after the old-format table (whose columns stay
+// gprof's, for the scripts that parse them), the line naming the rows whose
+// change of self time is within sampling noise.
+func (d *DiffText) noiseLegend(rows []int) {
+	if d.opt.NoiseOff {
+		return
+	}
+	var noisy []string
+	for _, i := range rows {
+		if d.noisy(i) && d.p.Functions[i].SelfDelta() != 0 {
+			noisy = append(noisy, d.fname(i))
+		}
+	}
+	if len(noisy) > 0 {
+		fmt.Fprintf(d.w, "\nWithin sampling noise (two standard errors): %s\n", strings.Join(noisy, ", "))
 	}
 }
 

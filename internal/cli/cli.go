@@ -341,10 +341,13 @@ func (c *config) reportDiff(plus *callgraph.Graph, style int, stdin io.Reader, s
 	if c.minCount > 1 {
 		opt.MinCalls = c.minCount
 	}
+	opt.Plus = render.Side{Exe: plus.Syms.Path, Files: c.gmonFiles}
+	opt.Minus = render.Side{Exe: tab.Path, Files: c.ext.diffFiles}
 	dt := render.NewDiffText(stdout, d, opt)
 	if style&styleInfo != 0 {
 		dt.MarkPrinted()
 	}
+	dt.Sides()
 	if style&styleFlat != 0 || c.ext.impact {
 		if c.ext.impact {
 			dt.Impact()

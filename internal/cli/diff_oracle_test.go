@@ -60,6 +60,10 @@ func parseImpact(t *testing.T, out string) []impactRow {
 	t.Helper()
 	var rows []impactRow
 	lines := strings.Split(out, "\n")
+	// The sides come first: "'+' (...)", "'-' (...)" and a blank line.
+	require.True(t, len(lines) > 7, out)
+	require.True(t, strings.HasPrefix(lines[0], "'+' (") && strings.HasPrefix(lines[1], "'-' ("), out)
+	lines = lines[3:]
 	require.True(t, strings.HasPrefix(lines[0], "Differential profile"), out)
 	for _, line := range lines[4:] {
 		if strings.HasPrefix(line, "\f") {

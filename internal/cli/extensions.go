@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -392,6 +393,29 @@ func (e *extConfig) checkModes() error {
 	if e.exp.table != "" && e.exp.runs {
 		return usagef("--experiment and --runs are two ways to give the experiment: choose one")
 	}
+	return e.expandDiffPatterns()
+}
+
+// expandDiffPatterns replaces each --diff value that is a glob pattern
+// (quoted, so that egprof sees it) by the files it matches, in sorted
+// order; a pattern that matches nothing is an error.
+func (e *extConfig) expandDiffPatterns() error {
+	var files []string
+	for _, v := range e.diffFiles {
+		if !strings.ContainsAny(v, "*?[") {
+			files = append(files, v)
+			continue
+		}
+		matches, err := filepath.Glob(v)
+		if err != nil {
+			return usagef("--diff=%s: %v", v, err)
+		}
+		if len(matches) == 0 {
+			return usagef("--diff=%s matches no file", v)
+		}
+		files = append(files, matches...) // Glob sorts them
+	}
+	e.diffFiles = files
 	return nil
 }
 

@@ -386,27 +386,13 @@ type ppImpactRow struct {
 // summed per name.
 func ppParseImpactTable(t *testing.T, out string) map[string]*ppImpactRow {
 	t.Helper()
-	lines := strings.Split(out, "\n")
-	require.True(t, strings.HasPrefix(lines[0], "Differential profile"), out)
 	rows := map[string]*ppImpactRow{}
-	for _, line := range lines[4:] {
-		if line == "" {
-			continue
+	for _, r := range parseImpact(t, out) {
+		if rows[r.name] == nil {
+			rows[r.name] = &ppImpactRow{}
 		}
-		line = strings.TrimSuffix(line, "  ~")
-		require.Greater(t, len(line), 74, line)
-		f := strings.Fields(line[:74])
-		require.Len(t, f, 8, line)
-		d, err := strconv.ParseFloat(f[3], 64)
-		require.NoError(t, err, line)
-		c, err := strconv.ParseInt(f[6], 10, 64)
-		require.NoError(t, err, line)
-		name := line[74:]
-		if rows[name] == nil {
-			rows[name] = &ppImpactRow{}
-		}
-		rows[name].diff += d
-		rows[name].calls += c
+		rows[r.name].diff += r.diff
+		rows[r.name].calls += r.callsDiff
 	}
 	return rows
 }
