@@ -575,7 +575,9 @@ func extensionHelp(table []optionDef) string {
 	}
 	b.WriteString(`
 Differential profiling: egprof [options] a.out gmon.plus --diff=gmon.minus [--diff-exe=b.out]
-prints '+' (the positional profiles) minus '-' (the --diff profiles) in gprof's layout.
+prints '+' (the positional profiles) minus '-' (the --diff profiles) in gprof's layout. Its
+per-call columns are the change of time per call ('+' s/call minus '-' s/call), not eGprof's
+Fig. 1 change of time over change of calls, which is undefined when the calls do not change.
 
 MPI ranks: egprof --ranks a.out gmon.rank0.PID gmon.rank1.PID ... (or rank summaries)
 prints the summed profile, then the ranks' load-imbalance indices (Calzarossa, Massari, Tessera).
