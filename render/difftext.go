@@ -63,6 +63,9 @@ func NewDiffText(w io.Writer, p *diff.Profile, opt DiffOptions) *DiffText {
 	return &DiffText{Text: NewText(w, p.Plus, opt.TextOptions), p: p, opt: opt, labels: p.Labels(opt.Naming())}
 }
 
+// Name is the printed name of function i of the profile.
+func (d *DiffText) Name(i int) string { return d.labels[i] }
+
 // fname is the printed name of function i of the profile.
 func (d *DiffText) fname(i int) string { return d.labels[i] }
 

@@ -347,22 +347,69 @@ func (c *config) reportDiff(plus *callgraph.Graph, style int, stdin io.Reader, s
 	if style&styleInfo != 0 {
 		dt.MarkPrinted()
 	}
-	dt.Sides()
-	if style&styleFlat != 0 || c.ext.impact {
-		if c.ext.impact {
-			dt.Impact()
-		} else {
-			dt.Flat()
+	switch {
+	case c.ext.impact && (c.ext.format == "tsv" || c.ext.format == "json"):
+		// For scripts: the impact table's data alone.
+		data := dt.ImpactData("sum")
+		write := render.WriteImpactTSV
+		if c.ext.format == "json" {
+			write = render.WriteImpactJSON
 		}
-	}
-	if style&styleGraph != 0 && plus.HasArcs {
-		dt.CallGraph()
+		if err := write(stdout, data); err != nil {
+			fmt.Fprintf(stderr, "%s: writing the impact table: %v\n", c.argv0, err)
+			return 1
+		}
+	default:
+		if style&styleFlat != 0 || c.ext.impact || (style&styleGraph != 0 && plus.HasArcs) {
+			dt.Sides()
+		}
+		if style&styleFlat != 0 || c.ext.impact {
+			if c.ext.impact {
+				dt.Impact()
+			} else {
+				dt.Flat()
+			}
+		}
+		if style&styleGraph != 0 && plus.HasArcs {
+			dt.CallGraph()
+		}
 	}
 	if err := dt.Flush(); err != nil {
 		fmt.Fprintf(stderr, "%s: writing the report: %v\n", c.argv0, err)
 		return 1
 	}
+	if c.ext.gate {
+		return c.gate(d, dt, stderr)
+	}
 	return 0
+}
+
+// gateFailed is the exit status of a --fail-if-slower check that fails.
+const gateFailed = 3
+
+// gate runs --fail-if-slower's check on the differential profile d and
+// says on stderr why it fails.
+func (c *config) gate(d *diff.Profile, dt *render.DiffText, stderr io.Writer) int {
+	g := d.CheckRegression(c.ext.gateTotal, c.ext.gateFunction)
+	if !g.Failed() {
+		return 0
+	}
+	pct := func(v float64) string {
+		if g.PlusTotal <= 0 {
+			return "n/a"
+		}
+		return fmt.Sprintf("%+.1f%%", 100*v/g.PlusTotal)
+	}
+	if g.Slower {
+		fmt.Fprintf(stderr, "%s: --fail-if-slower: the --diff run took %.2f s, the positional run %.2f s: %+.2f s (%s), more than %g%% and than the noise (2 x %.2f s)\n",
+			c.argv0, g.MinusTotal, g.PlusTotal, g.Growth, pct(g.Growth), c.ext.gateTotal, g.NoiseSE)
+	}
+	for _, i := range g.Functions {
+		f := &d.Functions[i]
+		fmt.Fprintf(stderr, "%s: --fail-if-slower: %s: self time %.2f s against %.2f s: %+.2f s (%s of the positional run), more than %g%%\n",
+			c.argv0, dt.Name(i), f.Minus.Self, f.Plus.Self, -f.SelfDelta(), pct(-f.SelfDelta()), c.ext.gateFunction)
+	}
+	return gateFailed
 }
 
 // writeGraphFiles writes the call-graph files asked for with --gml, --dot,

@@ -1,11 +1,19 @@
 package cli
 
 import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/egprof/egprof/internal/testenv"
+	"github.com/egprof/egprof/render"
 )
 
 // TestDiffSidesAndPatterns checks the lines that open every differential
@@ -56,4 +64,99 @@ func TestDiffFlatNoiseLegend(t *testing.T) {
 			assert.Equal(t, "blur", line[54:], line)
 		}
 	}
+}
+
+// gprofGraphTotal is the total time GNU gprof's call graph states for a
+// profile ("... of 0.36 seconds").
+func gprofGraphTotal(t *testing.T, prog, gmon string) float64 {
+	t.Helper()
+	out := testenv.Output(t, testenv.Gprof(t), ".", "-b", "-q", prog, gmon)
+	m := regexp.MustCompile(`of ([0-9.]+) seconds`).FindStringSubmatch(out)
+	require.NotNil(t, m, out)
+	v, err := strconv.ParseFloat(m[1], 64)
+	require.NoError(t, err)
+	return v
+}
+
+// TestImpactMachineReadable checks --impact --format=tsv|json against the
+// text table and GNU gprof's totals.
+func TestImpactMachineReadable(t *testing.T) {
+	const prog, gmon = "testdata/progs/recursion/prog", "testdata/progs/recursion/gmon.out"
+	const other, otherGmon = "testdata/progs/recursion-O2/prog", "testdata/progs/recursion-O2/gmon.out"
+	args := []string{"-b", "--impact", prog, gmon, "--diff=" + otherGmon, "--diff-exe=" + other}
+	text, _, code := runArgs(t, append(args, "-Q")...)
+	require.Equal(t, 0, code)
+	rows := parseImpact(t, text)
+
+	out, stderr, code := runArgs(t, append(args, "--format=json")...)
+	require.Equal(t, 0, code, stderr)
+	var data render.ImpactData
+	require.NoError(t, json.Unmarshal([]byte(out), &data))
+	assert.Equal(t, prog, data.Plus.Exe)
+	assert.Equal(t, []string{otherGmon}, data.Minus.Files)
+	assert.Equal(t, "sum", data.Scaling)
+	assert.InDelta(t, gprofGraphTotal(t, prog, gmon), data.Plus.TotalSeconds, 0.005)
+	assert.InDelta(t, gprofGraphTotal(t, other, otherGmon), data.Minus.TotalSeconds, 0.005)
+	require.Len(t, data.Rows, len(rows))
+	for k, r := range data.Rows {
+		assert.Equal(t, rows[k].name, r.Name)
+		assert.InDelta(t, rows[k].plus, r.PlusSelf, 0.005, r.Name)
+		assert.InDelta(t, rows[k].minus, r.MinusSelf, 0.005, r.Name)
+		assert.InDelta(t, rows[k].diff, r.SelfDelta, 0.005, r.Name)
+		assert.Equal(t, rows[k].callsDiff, r.CallsDelta, r.Name)
+		assert.Equal(t, strings.Contains(text, " "+r.Name+"  ~\n"), r.WithinNoise, r.Name)
+		if r.MinusSelf == 0 {
+			assert.Nil(t, r.Ratio, r.Name)
+		} else {
+			require.NotNil(t, r.Ratio, r.Name)
+			assert.InDelta(t, r.PlusSelf/r.MinusSelf, *r.Ratio, 1e-9, r.Name)
+		}
+	}
+
+	tsv, _, code := runArgs(t, append(args, "--format=tsv")...)
+	require.Equal(t, 0, code)
+	lines := strings.Split(strings.TrimSuffix(tsv, "\n"), "\n")
+	require.Len(t, lines, 4+len(rows))
+	assert.True(t, strings.HasPrefix(lines[0], "#plus\texecutable="+prog+"\t"))
+	assert.Equal(t, "#scaling\tsum", lines[2])
+	header := strings.Split(lines[3], "\t")
+	for k, line := range lines[4:] {
+		f := strings.Split(line, "\t")
+		require.Len(t, f, len(header))
+		assert.Equal(t, rows[k].name, f[0])
+	}
+	_, stderr, code = runArgs(t, "-b", "--format=tsv", prog, gmon, "--diff="+otherGmon, "--diff-exe="+other)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "--format=tsv applies to the impact table")
+}
+
+// TestFailIfSlower runs the CI gate on real pairs, with both outcomes; the
+// expected verdicts follow from GNU gprof's totals and the samples.
+func TestFailIfSlower(t *testing.T) {
+	// The demo's second workload is heavier: 0.56 s against 0.36 s (gprof),
+	// 0.20 s more, beyond 2 standard errors (2*sqrt(36+56)/100 = 0.19 s).
+	plus, minus := gprofGraphTotal(t, demoProg, demoGmon), gprofGraphTotal(t, demoProg, demoGmon2)
+	require.Greater(t, minus-plus, 2*math.Sqrt(100*(plus+minus))/100)
+	_, stderr, code := runArgs(t, "-b", "-P", "-Q", "--fail-if-slower=10", demoProg, demoGmon, "--diff="+demoGmon2)
+	assert.Equal(t, gateFailed, code)
+	assert.Contains(t, stderr, fmt.Sprintf("the --diff run took %.2f s, the positional run %.2f s", minus, plus))
+	// The other way round the --diff run is faster: the gate passes.
+	_, stderr, code = runArgs(t, "-b", "-P", "-Q", "--fail-if-slower=10", demoProg, demoGmon2, "--diff="+demoGmon)
+	assert.Equal(t, 0, code, stderr)
+	// A larger allowance passes too: 55% more is under 60%.
+	_, _, code = runArgs(t, "-b", "-P", "-Q", "--fail-if-slower=60", demoProg, demoGmon, "--diff="+demoGmon2)
+	assert.Equal(t, 0, code)
+
+	// -O0 against -O2: the -O2 build is no slower in all (0.28 s against
+	// 0.30 s), but hanoi's self time grew from 0 to 0.12 s (12 samples,
+	// beyond 2*sqrt(12)/100 = 0.07 s): 40% of the -O0 run.
+	const prog, gmon = "testdata/progs/recursion/prog", "testdata/progs/recursion/gmon.out"
+	const other, otherGmon = "testdata/progs/recursion-O2/prog", "testdata/progs/recursion-O2/gmon.out"
+	pair := []string{prog, gmon, "--diff=" + otherGmon, "--diff-exe=" + other}
+	_, stderr, code = runArgs(t, append([]string{"-b", "-P", "-Q", "--fail-if-slower=5"}, pair...)...)
+	assert.Equal(t, 0, code, stderr)
+	_, stderr, code = runArgs(t, append([]string{"-b", "-P", "-Q", "--fail-if-slower=5,10"}, pair...)...)
+	assert.Equal(t, gateFailed, code)
+	assert.Contains(t, stderr, "--fail-if-slower: hanoi: self time 0.12 s against 0.00 s")
+	assert.Equal(t, 1, strings.Count(stderr, "\n"), "only hanoi: %s", stderr)
 }

@@ -85,8 +85,8 @@ const gprofShorts = "aA::bBcC::d::De:E:f:F:hiI:J::k:lLm:n:N:O:p::P::q::Q::rR:sS:
 
 // Mode sets of egprof's options.
 const (
-	inProfileModes = modeClassic | modeDiff | modeRanks // one (summed or subtracted) call graph
-	inTableModes   = modeRanks | modeExperiment         // analysis tables with --format
+	inProfileModes = modeClassic | modeDiff | modeRanks    // one (summed or subtracted) call graph
+	inTableModes   = modeRanks | modeExperiment | modeDiff // analysis tables with --format (diff: the impact table)
 )
 
 // optionTable is egprof's one option table: GNU gprof 2.40's long options
@@ -151,6 +151,10 @@ func optionTable() []optionDef {
 		{name: "impact", modes: modeDiff,
 			help: "print the differential impact table instead of the flat profile",
 			set:  func(e *extConfig, _ string) error { e.impact = true; return nil }},
+		{name: "fail-if-slower", metavar: "PCT[,FUNC_PCT]", modes: modeDiff,
+			help: "exit with status 3 when the --diff run is slower than the positional one by more than " +
+				"PCT percent of its time beyond noise (or a function's self time, by more than FUNC_PCT)",
+			set: setFailIfSlower},
 		{name: "noise", metavar: "on|off", modes: modeDiff,
 			help: "mark deltas within two standard errors of sampling noise (default on)",
 			set:  setNoise},
@@ -176,7 +180,7 @@ func optionTable() []optionDef {
 			help: "write the profile (or differential profile) as a gzipped pprof profile.proto",
 			set:  func(e *extConfig, v string) error { e.pprof = v; return nil }},
 		{name: "format", metavar: "text|tsv|json", modes: inTableModes,
-			help: "the output format of the rank and experiment tables (default text)",
+			help: "the output format of the rank, experiment and impact tables (default text)",
 			set:  setFormat},
 
 		// Experiments.
@@ -259,9 +263,14 @@ type extConfig struct {
 	diffExe   string
 	impact    bool
 	noiseOff  bool
-	gml, dot  string
-	svg, png  string
-	graphTop  int
+	// gateTotal and gateFunction are --fail-if-slower's shares, in
+	// percent (gateFunction 0: no per-function check); gate reports it
+	// was given.
+	gate                    bool
+	gateTotal, gateFunction float64
+	gml, dot                string
+	svg, png                string
+	graphTop                int
 	// graphTopSet reports an explicit --graph-top (0 means no limit).
 	graphTopSet bool
 	pprof       string
@@ -387,6 +396,9 @@ func (e *extConfig) checkModes() error {
 			return usagef("--%s belongs to %s; it has no meaning in %s", o.name, o.modes.names(), e.mode)
 		}
 	}
+	if e.mode == modeDiff && e.format != "" && e.format != "text" && !e.impact {
+		return usagef("--format=%s applies to the impact table of a differential profile: give --impact as well", e.format)
+	}
 	if e.graphTopSet && !e.wantsGraphFiles() {
 		return usagef("--graph-top chooses what graph files keep: give --gml, --dot, --svg or --png as well")
 	}
@@ -437,6 +449,27 @@ func setNoise(e *extConfig, v string) error {
 		e.noiseOff = true
 	default:
 		return fmt.Errorf("--noise takes on or off, not %q", v)
+	}
+	return nil
+}
+
+func setFailIfSlower(e *extConfig, v string) error {
+	pct := func(s string) (float64, bool) {
+		f, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+		return f, err == nil && f >= 0 && !math.IsInf(f, 0)
+	}
+	ts, fs, hasF := strings.Cut(v, ",")
+	t, ok := pct(ts)
+	if !ok {
+		return fmt.Errorf("--fail-if-slower takes PCT or PCT,FUNC_PCT (percentages, 0 or more), not %q", v)
+	}
+	e.gate, e.gateTotal = true, t
+	if hasF {
+		f, ok := pct(fs)
+		if !ok || f == 0 {
+			return fmt.Errorf("--fail-if-slower takes PCT or PCT,FUNC_PCT (FUNC_PCT above 0), not %q", v)
+		}
+		e.gateFunction = f
 	}
 	return nil
 }
