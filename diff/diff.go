@@ -36,6 +36,9 @@ type Side struct {
 	// PropSelf is the self time as the call graph prints it (scaled when
 	// -E/-N exclude some callers), in seconds.
 	PropSelf float64
+	// Scale is the factor the side's numbers were multiplied by to make
+	// the two sides comparable (see Options); 1 for sums.
+	Scale float64
 }
 
 // HasData reports whether the side recorded anything for the function:
@@ -68,14 +71,32 @@ func (f *Function) TotalDelta() float64 {
 // treating each side's sample count as a Poisson count: the variances of
 // the two counts (equal to the counts) add.
 func (f *Function) NoiseSE(plusHZ, minusHZ float64) float64 {
+	// A count X scaled by k has the variance k*k*X = k*(kX), and Samples
+	// hold kX.
 	v := 0.0
 	if plusHZ > 0 {
-		v += math.Abs(f.Plus.Samples) / (plusHZ * plusHZ)
+		v += scaleOf(f.Plus.Scale) * math.Abs(f.Plus.Samples) / (plusHZ * plusHZ)
 	}
 	if minusHZ > 0 {
-		v += math.Abs(f.Minus.Samples) / (minusHZ * minusHZ)
+		v += scaleOf(f.Minus.Scale) * math.Abs(f.Minus.Samples) / (minusHZ * minusHZ)
 	}
 	return math.Sqrt(v)
+}
+
+// scaleOf is a side's scale, 1 when unset.
+func scaleOf(k float64) float64 {
+	if k == 0 {
+		return 1
+	}
+	return k
+}
+
+// scaleCount multiplies a count by k, to the nearest whole count.
+func scaleCount(n uint64, k float64) uint64 {
+	if k == 1 {
+		return n
+	}
+	return uint64(math.Round(float64(n) * k))
 }
 
 // ArcSide is one call arc's numbers in one profile.
@@ -105,6 +126,9 @@ type Profile struct {
 	// SameBinary reports that both profiles come from one executable and
 	// were aligned by address.
 	SameBinary bool
+	// PlusScale and MinusScale are the factors each side's numbers were
+	// multiplied by (Options.PlusScale, Options.MinusScale; 1 for sums).
+	PlusScale, MinusScale float64
 }
 
 // PlusHZ and MinusHZ are the sampling rates of the two sides.
@@ -123,15 +147,20 @@ func hz(g *callgraph.Graph) float64 {
 // IsDiff reports whether the profile has a '-' side.
 func (p *Profile) IsDiff() bool { return p.Minus != nil }
 
-// Options control which functions are kept.
+// Options control which functions are kept and how the sides compare.
 type Options struct {
 	// KeepAll keeps functions without data on either side (-z).
 	KeepAll bool
+	// PlusScale and MinusScale multiply every number of a side (times,
+	// samples; calls and arc counts to the nearest whole count) so that
+	// unequal sides compare fairly: 1/n for the mean of n profiles, or the
+	// ratio of the totals. 0 means 1: eGprof's sums.
+	PlusScale, MinusScale float64
 }
 
 // Single wraps one call graph as a Profile with no '-' side.
 func Single(g *callgraph.Graph, opt Options) *Profile {
-	p := &Profile{Plus: g, SameBinary: true}
+	p := &Profile{Plus: g, SameBinary: true, PlusScale: 1, MinusScale: 1}
 	p.build(identity(g), opt)
 	return p
 }
@@ -141,7 +170,7 @@ func Single(g *callgraph.Graph, opt Options) *Profile {
 // with same-named static functions told apart by their source file and
 // then by their order in the executable.
 func Subtract(plus, minus *callgraph.Graph, opt Options) *Profile {
-	p := &Profile{Plus: plus, Minus: minus}
+	p := &Profile{Plus: plus, Minus: minus, PlusScale: scaleOf(opt.PlusScale), MinusScale: scaleOf(opt.MinusScale)}
 	var pairs []pair
 	if plus.Syms == minus.Syms || sameSymbols(plus.Syms, minus.Syms) {
 		p.SameBinary = true
@@ -268,22 +297,23 @@ func alignByName(a, b *symtab.Table) []pair {
 	return pairs
 }
 
-func side(g *callgraph.Graph, i int) Side {
+func side(g *callgraph.Graph, i int, k float64) Side {
 	if g == nil || i < 0 {
-		return Side{Entry: -1}
+		return Side{Entry: -1, Scale: k}
 	}
 	e := &g.Entries[i]
-	h := float64(g.HZ)
+	h := float64(g.HZ) / k
 	return Side{
 		Present:      true,
 		Entry:        i,
-		Samples:      e.Ticks,
+		Samples:      e.Ticks * k,
 		Self:         e.Ticks / h,
-		Calls:        e.NCalls,
-		SelfCalls:    e.SelfCalls,
+		Calls:        scaleCount(e.NCalls, k),
+		SelfCalls:    scaleCount(e.SelfCalls, k),
 		Children:     e.PropChild / h,
 		FlatChildren: e.ChildTime / h,
 		PropSelf:     e.PropSelf / h,
+		Scale:        k,
 	}
 }
 
@@ -310,7 +340,7 @@ func (p *Profile) build(pairs []pair, opt Options) {
 		minusFn[i] = -1
 	}
 	for _, pr := range pairs {
-		f := Function{Plus: side(p.Plus, pr.plus), Minus: side(p.Minus, pr.minus)}
+		f := Function{Plus: side(p.Plus, pr.plus, p.PlusScale), Minus: side(p.Minus, pr.minus, p.MinusScale)}
 		if !opt.KeepAll && !f.Plus.HasData() && !f.Minus.HasData() && !touched(p.Plus, pr.plus) && !touched(p.Minus, pr.minus) {
 			continue
 		}
@@ -367,8 +397,12 @@ func (p *Profile) build(pairs []pair, opt Options) {
 				id = len(p.Arcs) - 1
 				arcAt[k] = id
 			}
-			h := float64(g.HZ)
-			s := ArcSide{Present: true, Count: a.Count, Time: a.Time / h, ChildTime: a.ChildTime / h}
+			scale := p.PlusScale
+			if !plusSide {
+				scale = p.MinusScale
+			}
+			h := float64(g.HZ) / scale
+			s := ArcSide{Present: true, Count: scaleCount(a.Count, scale), Time: a.Time / h, ChildTime: a.ChildTime / h}
 			if plusSide {
 				p.Arcs[id].Plus = s
 			} else {

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/egprof/egprof/callgraph"
 )
 
 // Gate is the verdict of a regression check: is the '-' run (the one
@@ -40,20 +42,16 @@ func (p *Profile) CheckRegression(totalPct, functionPct float64) Gate {
 	if !p.IsDiff() {
 		return g
 	}
-	ph, mh := p.PlusHZ(), p.MinusHZ()
-	if ph > 0 {
-		g.PlusTotal = p.Plus.TotalTime / ph
-	}
-	if mh > 0 {
-		g.MinusTotal = p.Minus.TotalTime / mh
-	}
+	g.PlusTotal, g.MinusTotal = p.PlusTotal(), p.MinusTotal()
 	g.Growth = g.MinusTotal - g.PlusTotal
+	// Each total is k*X/hz for a sample count X: its variance is
+	// k*k*X/(hz*hz).
 	v := 0.0
-	if ph > 0 {
-		v += p.Plus.TotalTime / (ph * ph)
+	if ph := p.PlusHZ(); ph > 0 {
+		v += p.PlusScale * p.PlusScale * p.Plus.TotalTime / (ph * ph)
 	}
-	if mh > 0 {
-		v += p.Minus.TotalTime / (mh * mh)
+	if mh := p.MinusHZ(); mh > 0 {
+		v += p.MinusScale * p.MinusScale * p.Minus.TotalTime / (mh * mh)
 	}
 	g.NoiseSE = math.Sqrt(v)
 	g.TotalLimit = totalPct / 100 * g.PlusTotal
@@ -71,4 +69,19 @@ func (p *Profile) CheckRegression(totalPct, functionPct float64) Gate {
 		})
 	}
 	return g
+}
+
+// PlusTotal is the '+' side's time in seconds (the flat profile's total),
+// scaled as the side is.
+func (p *Profile) PlusTotal() float64 { return total(p.Plus, p.PlusScale) }
+
+// MinusTotal is the '-' side's time in seconds, scaled as the side is (0
+// without a '-' side).
+func (p *Profile) MinusTotal() float64 { return total(p.Minus, p.MinusScale) }
+
+func total(g *callgraph.Graph, scale float64) float64 {
+	if g == nil || g.HZ == 0 {
+		return 0
+	}
+	return scaleOf(scale) * g.TotalTime / float64(g.HZ)
 }

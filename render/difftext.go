@@ -21,9 +21,11 @@ type DiffOptions struct {
 	// MinCalls hides rows whose call counts are below it on both sides
 	// (-m); 0 hides nothing.
 	MinCalls uint64
-	// Plus and Minus say what each side is, for the lines that open the
-	// differential profile (see Sides).
+	// Plus and Minus say what each side is, and Scaling how the two were
+	// made comparable, for the lines that open the differential profile
+	// (see Sides).
 	Plus, Minus Side
+	Scaling     string
 }
 
 // Side names one side of a differential profile: its executable and the
@@ -75,7 +77,11 @@ func (d *DiffText) Sides() {
 	if d.opt.Plus.Exe == "" {
 		return
 	}
-	fmt.Fprintf(d.w, "'+' %s\n'-' %s\n\n", d.opt.Plus.describe(), d.opt.Minus.describe())
+	fmt.Fprintf(d.w, "'+' %s\n'-' %s\n", d.opt.Plus.describe(), d.opt.Minus.describe())
+	if d.opt.Scaling != "" {
+		fmt.Fprintf(d.w, "compared: %s\n", d.opt.Scaling)
+	}
+	d.w.WriteByte('\n')
 }
 
 func (d *DiffText) rows() []int {

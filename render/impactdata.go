@@ -23,7 +23,7 @@ type SideData struct {
 	Exe           string   `json:"executable"`
 	Files         []string `json:"files"`
 	SamplePeriod  float64  `json:"sample_period_s"` // seconds per sample (0 without a histogram)
-	TotalSeconds  float64  `json:"total_s"`
+	TotalSeconds  float64  `json:"total_s"`         // scaled as the side is (see ImpactData.Scaling)
 	SamplesPerSec uint32   `json:"hz"`
 }
 
@@ -53,16 +53,16 @@ type ImpactRow struct {
 // order; scaling names how the sides were made comparable.
 func (d *DiffText) ImpactData(scaling string) ImpactData {
 	p := d.p
-	side := func(s Side, hz float64, totalSamples float64) SideData {
-		sd := SideData{Exe: s.Exe, Files: s.Files, SamplesPerSec: uint32(hz)}
+	side := func(s Side, hz, total float64) SideData {
+		sd := SideData{Exe: s.Exe, Files: s.Files, SamplesPerSec: uint32(hz), TotalSeconds: total}
 		if hz > 0 {
-			sd.SamplePeriod, sd.TotalSeconds = 1/hz, totalSamples/hz
+			sd.SamplePeriod = 1 / hz
 		}
 		return sd
 	}
 	data := ImpactData{
-		Plus:    side(d.opt.Plus, p.PlusHZ(), p.Plus.TotalTime),
-		Minus:   side(d.opt.Minus, p.MinusHZ(), p.Minus.TotalTime),
+		Plus:    side(d.opt.Plus, p.PlusHZ(), p.PlusTotal()),
+		Minus:   side(d.opt.Minus, p.MinusHZ(), p.MinusTotal()),
 		Scaling: scaling,
 		Rows:    []ImpactRow{},
 	}

@@ -185,11 +185,21 @@ func (b *builder) stacks() []Stack {
 		}
 		out[i] = Stack{
 			Funcs: s,
-			Plus:  Values{v[0][0], v[0][1], v[0][2]},
-			Minus: Values{v[1][0], v[1][1], v[1][2]},
+			Plus:  scaled(Values{v[0][0], v[0][1], v[0][2]}, b.d.PlusScale),
+			Minus: scaled(Values{v[1][0], v[1][1], v[1][2]}, b.d.MinusScale),
 		}
 	}
 	return out
+}
+
+// scaled multiplies a side's values by its scale (diff.Profile.PlusScale,
+// MinusScale), to the nearest whole unit.
+func scaled(v Values, k float64) Values {
+	if k == 0 || k == 1 {
+		return v
+	}
+	r := func(x int64) int64 { return int64(math.Round(float64(x) * k)) }
+	return Values{r(v.Samples), r(v.Nanos), r(v.Calls)}
 }
 
 // periodNanos is a side's sampling period in nanoseconds (0 without a

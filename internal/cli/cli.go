@@ -321,7 +321,9 @@ func (c *config) reportDiff(plus *callgraph.Graph, style int, stdin io.Reader, s
 		return 1
 	}
 	minus := c.buildGraph(tab, prof)
-	d := diff.Subtract(plus, minus, diff.Options{KeepAll: c.showZeros})
+	scale, scaling := c.diffScaling(plus, minus, stderr)
+	scale.KeepAll = c.showZeros
+	d := diff.Subtract(plus, minus, scale)
 	if code := c.writeGraphFiles(d, stderr); code != 0 {
 		return code
 	}
@@ -343,6 +345,7 @@ func (c *config) reportDiff(plus *callgraph.Graph, style int, stdin io.Reader, s
 	}
 	opt.Plus = render.Side{Exe: plus.Syms.Path, Files: c.gmonFiles}
 	opt.Minus = render.Side{Exe: tab.Path, Files: c.ext.diffFiles}
+	opt.Scaling = scaling
 	dt := render.NewDiffText(stdout, d, opt)
 	if style&styleInfo != 0 {
 		dt.MarkPrinted()
@@ -350,7 +353,7 @@ func (c *config) reportDiff(plus *callgraph.Graph, style int, stdin io.Reader, s
 	switch {
 	case c.ext.impact && (c.ext.format == "tsv" || c.ext.format == "json"):
 		// For scripts: the impact table's data alone.
-		data := dt.ImpactData("sum")
+		data := dt.ImpactData(c.diffScaleName())
 		write := render.WriteImpactTSV
 		if c.ext.format == "json" {
 			write = render.WriteImpactJSON
@@ -382,6 +385,38 @@ func (c *config) reportDiff(plus *callgraph.Graph, style int, stdin io.Reader, s
 		return c.gate(d, dt, stderr)
 	}
 	return 0
+}
+
+// diffScaleName is the scaling --diff-scale asks for (sum by default).
+func (c *config) diffScaleName() string {
+	if c.ext.diffScale == "" {
+		return "sum"
+	}
+	return c.ext.diffScale
+}
+
+// diffScaling returns the factors that make the two sides comparable, as
+// --diff-scale asks, and the phrase that says so in the report's opening
+// lines. Sums of unequal numbers of profiles get a warning on stderr.
+func (c *config) diffScaling(plus, minus *callgraph.Graph, stderr io.Writer) (diff.Options, string) {
+	np, nm := len(c.gmonFiles), len(c.ext.diffFiles)
+	switch c.diffScaleName() {
+	case "mean":
+		return diff.Options{PlusScale: 1 / float64(np), MinusScale: 1 / float64(nm)},
+			fmt.Sprintf("mean of each side's profiles ('+' / %d, '-' / %d)", np, nm)
+	case "total":
+		pt, mt := diff.Single(plus, diff.Options{}).PlusTotal(), diff.Single(minus, diff.Options{}).PlusTotal()
+		if mt > 0 && pt > 0 {
+			k := pt / mt
+			return diff.Options{MinusScale: k}, fmt.Sprintf("total ('-' scaled by %.4g to the total time of '+')", k)
+		}
+		return diff.Options{}, "total (a side without time: not scaled)"
+	}
+	if np != nm && c.ext.diffScale == "" {
+		fmt.Fprintf(stderr, "%s: warning: '+' sums %d profiles and '-' %d: the sums differ by their numbers of runs; --diff-scale=mean compares per-profile means\n",
+			c.argv0, np, nm)
+	}
+	return diff.Options{}, "sum of each side's profiles"
 }
 
 // gateFailed is the exit status of a --fail-if-slower check that fails.

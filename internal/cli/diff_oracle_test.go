@@ -60,10 +60,12 @@ func parseImpact(t *testing.T, out string) []impactRow {
 	t.Helper()
 	var rows []impactRow
 	lines := strings.Split(out, "\n")
-	// The sides come first: "'+' (...)", "'-' (...)" and a blank line.
-	require.True(t, len(lines) > 7, out)
-	require.True(t, strings.HasPrefix(lines[0], "'+' (") && strings.HasPrefix(lines[1], "'-' ("), out)
-	lines = lines[3:]
+	// The sides come first: "'+' (...)", "'-' (...)", "compared: ..." and
+	// a blank line.
+	require.True(t, len(lines) > 8, out)
+	require.True(t, strings.HasPrefix(lines[0], "'+' (") && strings.HasPrefix(lines[1], "'-' (") &&
+		strings.HasPrefix(lines[2], "compared: ") && lines[3] == "", out)
+	lines = lines[4:]
 	require.True(t, strings.HasPrefix(lines[0], "Differential profile"), out)
 	for _, line := range lines[4:] {
 		if strings.HasPrefix(line, "\f") {

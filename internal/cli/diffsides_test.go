@@ -27,11 +27,12 @@ func TestDiffSidesAndPatterns(t *testing.T) {
 		args = append(args, prog, gmon, "--diff=testdata/progs/recursion-O2/gmon*.out", "--diff-exe="+other)
 		stdout, stderr, code := runArgs(t, args...)
 		require.Equal(t, 0, code, stderr)
-		lines := strings.SplitN(stdout, "\n", 4)
-		require.Len(t, lines, 4)
+		lines := strings.SplitN(stdout, "\n", 5)
+		require.Len(t, lines, 5)
 		assert.Equal(t, "'+' (1 profile of "+prog+"): "+gmon, lines[0], "%v", section)
 		assert.Equal(t, "'-' (2 profiles of "+other+"): testdata/progs/recursion-O2/gmon.out testdata/progs/recursion-O2/gmon2.out", lines[1], "%v", section)
-		assert.Equal(t, "", lines[2])
+		assert.Equal(t, "compared: sum of each side's profiles", lines[2])
+		assert.Equal(t, "", lines[3])
 	}
 	_, stderr, code := runArgs(t, "-b", prog, gmon, "--diff=testdata/progs/recursion-O2/nomatch*")
 	assert.Equal(t, 1, code)
@@ -68,9 +69,9 @@ func TestDiffFlatNoiseLegend(t *testing.T) {
 
 // gprofGraphTotal is the total time GNU gprof's call graph states for a
 // profile ("... of 0.36 seconds").
-func gprofGraphTotal(t *testing.T, prog, gmon string) float64 {
+func gprofGraphTotal(t *testing.T, prog string, gmons ...string) float64 {
 	t.Helper()
-	out := testenv.Output(t, testenv.Gprof(t), ".", "-b", "-q", prog, gmon)
+	out := testenv.Output(t, testenv.Gprof(t), ".", append([]string{"-b", "-q", prog}, gmons...)...)
 	m := regexp.MustCompile(`of ([0-9.]+) seconds`).FindStringSubmatch(out)
 	require.NotNil(t, m, out)
 	v, err := strconv.ParseFloat(m[1], 64)
@@ -159,4 +160,72 @@ func TestFailIfSlower(t *testing.T) {
 	assert.Equal(t, gateFailed, code)
 	assert.Contains(t, stderr, "--fail-if-slower: hanoi: self time 0.12 s against 0.00 s")
 	assert.Equal(t, 1, strings.Count(stderr, "\n"), "only hanoi: %s", stderr)
+}
+
+// gprofSelf reads one function's self seconds from GNU gprof's flat
+// profile of prog and gmons.
+func gprofSelf(t *testing.T, name, prog string, gmons ...string) float64 {
+	t.Helper()
+	out := testenv.Output(t, testenv.Gprof(t), ".", append([]string{"-b", "-p", prog}, gmons...)...)
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 4 && f[len(f)-1] == name {
+			v, err := strconv.ParseFloat(f[2], 64)
+			require.NoError(t, err, line)
+			return v
+		}
+	}
+	t.Fatalf("%s not in gprof's flat profile:\n%s", name, out)
+	return 0
+}
+
+// TestDiffScale compares two '+' runs with one '-' run: sums (with a
+// warning), per-profile means, and '-' scaled to the total of '+'; the
+// expected numbers come from GNU gprof's flat profiles and call graphs.
+func TestDiffScale(t *testing.T) {
+	const prog, g1, g2 = "testdata/progs/recursion/prog", "testdata/progs/recursion/gmon.out", "testdata/progs/recursion/gmon2.out"
+	const other, og = "testdata/progs/recursion-O2/prog", "testdata/progs/recursion-O2/gmon.out"
+	impact := func(scale string) (render.ImpactData, string) {
+		args := []string{"-b", "--impact", "--format=json", prog, g1, g2, "--diff=" + og, "--diff-exe=" + other}
+		if scale != "" {
+			args = append(args, "--diff-scale="+scale)
+		}
+		out, stderr, code := runArgs(t, args...)
+		require.Equal(t, 0, code, stderr)
+		var data render.ImpactData
+		require.NoError(t, json.Unmarshal([]byte(out), &data))
+		return data, stderr
+	}
+	row := func(data render.ImpactData, name string) render.ImpactRow {
+		for _, r := range data.Rows {
+			if r.Name == name {
+				return r
+			}
+		}
+		t.Fatalf("no row %s", name)
+		return render.ImpactRow{}
+	}
+	fibSum := gprofSelf(t, "fib", prog, g1, g2)
+	fibEach := gprofSelf(t, "fib", prog, g1) + gprofSelf(t, "fib", prog, g2)
+	require.InDelta(t, fibSum, fibEach, 0.011, "gprof's sum is the sum of its parts")
+	fibMinus := gprofSelf(t, "fib", other, og)
+
+	sum, stderr := impact("")
+	assert.Contains(t, stderr, "warning: '+' sums 2 profiles and '-' 1")
+	assert.Equal(t, "sum", sum.Scaling)
+	assert.InDelta(t, fibSum, row(sum, "fib").PlusSelf, 0.005)
+	assert.InDelta(t, fibMinus, row(sum, "fib").MinusSelf, 0.005)
+
+	mean, stderr := impact("mean")
+	assert.Empty(t, stderr)
+	assert.Equal(t, "mean", mean.Scaling)
+	assert.InDelta(t, fibSum/2, row(mean, "fib").PlusSelf, 0.005)
+	assert.InDelta(t, fibMinus, row(mean, "fib").MinusSelf, 0.005)
+	assert.InDelta(t, gprofGraphTotal(t, prog, g1, g2)/2, mean.Plus.TotalSeconds, 0.006)
+
+	total, _ := impact("total")
+	assert.Equal(t, "total", total.Scaling)
+	assert.InDelta(t, total.Plus.TotalSeconds, total.Minus.TotalSeconds, 1e-9)
+	k := total.Plus.TotalSeconds / gprofGraphTotal(t, other, og)
+	assert.InDelta(t, fibMinus*k, row(total, "fib").MinusSelf, 0.005*k)
 }

@@ -148,6 +148,10 @@ func optionTable() []optionDef {
 		{name: "diff-exe", metavar: "B.OUT", modes: modeDiff,
 			help: "the executable of the --diff profiles, when it is another build",
 			set:  func(e *extConfig, v string) error { e.diffExe = v; return nil }},
+		{name: "diff-scale", metavar: "sum|mean|total", modes: modeDiff,
+			help: "compare the sums of each side's profiles (eGprof's, the default), their means, " +
+				"or '-' scaled to the total time of '+' (as pprof's -normalize)",
+			set: setDiffScale},
 		{name: "impact", modes: modeDiff,
 			help: "print the differential impact table instead of the flat profile",
 			set:  func(e *extConfig, _ string) error { e.impact = true; return nil }},
@@ -263,6 +267,7 @@ type extConfig struct {
 	diffExe   string
 	impact    bool
 	noiseOff  bool
+	diffScale string // --diff-scale: "", sum, mean or total
 	// gateTotal and gateFunction are --fail-if-slower's shares, in
 	// percent (gateFunction 0: no per-function check); gate reports it
 	// was given.
@@ -451,6 +456,15 @@ func setNoise(e *extConfig, v string) error {
 		return fmt.Errorf("--noise takes on or off, not %q", v)
 	}
 	return nil
+}
+
+func setDiffScale(e *extConfig, v string) error {
+	switch v {
+	case "sum", "mean", "total":
+		e.diffScale = v
+		return nil
+	}
+	return fmt.Errorf("--diff-scale takes sum, mean or total, not %q", v)
 }
 
 func setFailIfSlower(e *extConfig, v string) error {
