@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/egprof/egprof/internal/oserr"
+	"github.com/egprof/egprof/ranks"
 	"io"
 	"os"
 	"strings"
@@ -64,7 +65,7 @@ func report(c *config, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) 
 	if code != 0 {
 		return code
 	}
-	return c.classic(tab, prof, c.gmonFiles, stdin, stdout, stderr)
+	return c.classic(tab, prof, c.gmonFiles, nil, stdin, stdout, stderr)
 }
 
 // noteDebug prints gprof's note that -d does nothing here.
@@ -77,8 +78,9 @@ func (c *config) noteDebug(stdout io.Writer) {
 // classic prints gprof's report of one (summed) profile of the executable
 // tab describes, read from files: the sections the options select, the
 // files of egprof's own options, and in diff mode the differential profile
-// instead. The rank analysis calls it for the summed rank files.
-func (c *config) classic(tab *symtab.Table, prof *gmon.Profile, files []string, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) int {
+// instead. The rank analysis calls it for the summed rank files, with the
+// rank inputs (the pprof export labels its samples by rank).
+func (c *config) classic(tab *symtab.Table, prof *gmon.Profile, files []string, rankInputs []ranks.Input, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) int {
 	fail := func(format string, args ...any) int {
 		fmt.Fprintf(stderr, format, args...)
 		return 1
@@ -124,7 +126,7 @@ func (c *config) classic(tab *symtab.Table, prof *gmon.Profile, files []string, 
 		}
 	}
 	if c.ext.pprof != "" {
-		if code := c.writePProf(diff.Single(g, diff.Options{KeepAll: c.showZeros}), stderr); code != 0 {
+		if code := c.writePProf(diff.Single(g, diff.Options{KeepAll: c.showZeros}), c.rankProfiles(tab, rankInputs), stderr); code != 0 {
 			return code
 		}
 	}
@@ -327,7 +329,7 @@ func (c *config) reportDiff(plus *callgraph.Graph, style int, stdin io.Reader, s
 	if code := c.writeGraphFiles(d, stderr); code != 0 {
 		return code
 	}
-	if code := c.writePProf(d, stderr); code != 0 {
+	if code := c.writePProf(d, nil, stderr); code != 0 {
 		return code
 	}
 	opt := render.DiffOptions{
@@ -532,18 +534,21 @@ func writeSum(g *callgraph.Graph, p *gmon.Profile, blocks *callgraph.Blocks, f g
 // writePProf writes --pprof's profile of d (single or differential)
 // atomically. The profile's comments (pprof -comments) describe how its
 // stacks were synthesised.
-func (c *config) writePProf(d *diff.Profile, stderr io.Writer) int {
+func (c *config) writePProf(d *diff.Profile, rankProfiles func(func(int, *diff.Profile) error) error, stderr io.Writer) int {
 	if c.ext.pprof == "" {
 		return 0
 	}
-	opt := pprof.Options{Naming: c.textOptions().Naming()}
-	opt.Comments = append(opt.Comments, fmt.Sprintf("egprof: %s %s", c.image, strings.Join(c.gmonFiles, " ")))
+	opt := pprof.Options{Naming: c.textOptions().Naming(), Ranks: rankProfiles}
+	opt.Comments = append(opt.Comments, "egprof: "+c.image+" "+fileList(c.gmonFiles))
 	if d.IsDiff() {
 		image := c.image
 		if c.ext.diffExe != "" {
 			image = c.ext.diffExe
 		}
-		opt.Comments = append(opt.Comments, fmt.Sprintf("egprof: minus %s %s", image, strings.Join(c.ext.diffFiles, " ")))
+		opt.Comments = append(opt.Comments, "egprof: minus "+image+" "+fileList(c.ext.diffFiles))
+	}
+	if rankProfiles != nil {
+		opt.Comments = append(opt.Comments, "egprof: each sample carries its rank (numeric label rank: -tagfocus=rank=3, -tagshow=rank)")
 	}
 	err := atomicfile.Write(c.ext.pprof, func(w io.Writer) error {
 		_, err := pprof.Write(w, d, opt)
@@ -554,4 +559,51 @@ func (c *config) writePProf(d *diff.Profile, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// fileListShown is how many file names a profile's comment lists.
+const fileListShown = 4
+
+// fileList names the profile files for a comment: all of a few, or the
+// first and last of many with their number.
+func fileList(files []string) string {
+	if len(files) <= fileListShown {
+		return strings.Join(files, " ")
+	}
+	return fmt.Sprintf("(%d files) %s %s ... %s", len(files), files[0], files[1], files[len(files)-1])
+}
+
+// rankProfiles returns what gives the pprof export its samples rank by
+// rank: each rank's gmon file read again and its call graph built with
+// tab. With no rank inputs, or when a summary stands for some ranks (its
+// ranks' own profiles are not kept), it returns nil: the samples are the
+// summed profile's, without labels.
+func (c *config) rankProfiles(tab *symtab.Table, inputs []ranks.Input) func(func(int, *diff.Profile) error) error {
+	if len(inputs) == 0 || c.ext.pprof == "" {
+		return nil
+	}
+	for _, in := range inputs {
+		if in.Summary {
+			return nil
+		}
+	}
+	return func(add func(int, *diff.Profile) error) error {
+		for _, in := range inputs {
+			data := in.Data
+			if data == nil {
+				var err error
+				if data, err = os.ReadFile(in.Name); err != nil {
+					return fmt.Errorf("%s: %s", in.Name, oserr.Text(err))
+				}
+			}
+			prof := gmon.NewProfile(tab.Target, c.format)
+			if _, err := prof.AddData(data, in.Name); err != nil {
+				return err
+			}
+			if err := add(in.Rank, diff.Single(c.buildGraph(tab, prof), diff.Options{KeepAll: true})); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 }

@@ -142,7 +142,7 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 		c.noteDebug(stdout)
 		cw := &countingWriter{w: stdout}
 		bw := bufio.NewWriterSize(cw, 64<<10)
-		code := c.classic(tab, res.Sum, c.gmonFiles, stdin, bw, stderr)
+		code := c.classic(tab, res.Sum, c.gmonFiles, inputs, stdin, bw, stderr)
 		if err := bw.Flush(); err != nil && code == 0 {
 			return fail("%s: writing the report: %v\n", c.argv0, err)
 		}

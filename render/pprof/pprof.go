@@ -25,6 +25,13 @@ type Options struct {
 	// Comments are added to the profile's comments (pprof -comments),
 	// before egprof's own description of the synthesis.
 	Comments []string
+	// Ranks, when set, gives the samples rank by rank instead of those of
+	// the profile itself (an MPI job's summed ranks): it calls add once per
+	// rank with the rank's own profile of the same executable (functions
+	// kept whether or not they have data, diff.Options.KeepAll), and each
+	// of its samples carries the rank as the numeric label "rank", so
+	// that pprof's -tagfocus=rank=3 and -tagshow compare ranks.
+	Ranks func(add func(rank int, d *diff.Profile) error) error
 }
 
 // Stats describes what the synthesis did and what the profile holds.
@@ -132,36 +139,34 @@ func build(d *diff.Profile, r *stacks.Result, opt Options, st *Stats) (*profile.
 		m.HasFunctions, m.HasFilenames, m.HasLineNumbers = true, anyFiles, anyLines
 	}
 
-	// One allocation each for the samples, their values and their stacks.
-	// pprof drops all-zero samples when it merges: they are left out.
-	n, refs := 0, 0
-	for i := range r.Stacks {
-		if r.Stacks[i].Net() != (stacks.Values{}) {
-			n++
-			refs += len(r.Stacks[i].Funcs)
+	if opt.Ranks == nil {
+		addSamples(p, r, p.Location, nil, nil)
+	} else {
+		// A rank's function k is the symbol its Plus.Entry names; the
+		// summed profile has a location for every symbol that any rank
+		// has data for.
+		locOfSym := make(map[int]*profile.Location, len(d.Functions))
+		for k := range d.Functions {
+			if e := d.Functions[k].Plus.Entry; e >= 0 {
+				locOfSym[e] = p.Location[k]
+			}
 		}
-	}
-	samples := make([]profile.Sample, n)
-	values := make([]int64, 3*n)
-	locations := make([]*profile.Location, refs)
-	p.Sample = make([]*profile.Sample, n)
-	k := 0
-	for i := range r.Stacks {
-		s := &r.Stacks[i]
-		v := s.Net()
-		if v == (stacks.Values{}) {
-			continue
+		err := opt.Ranks(func(rank int, dr *diff.Profile) error {
+			rr, err := stacks.Synthesise(dr, opt.Stacks)
+			if err != nil {
+				return fmt.Errorf("pprof export of rank %d: %w", rank, err)
+			}
+			locs := make([]*profile.Location, len(dr.Functions))
+			for k := range dr.Functions {
+				locs[k] = locOfSym[dr.Functions[k].Plus.Entry]
+			}
+			// The unit keeps rank 0: pprof's decoder drops a numeric
+			// label whose value and unit are both zero.
+			return addSamples(p, rr, locs, map[string][]int64{"rank": {int64(rank)}}, map[string][]string{"rank": {"rank"}})
+		})
+		if err != nil {
+			return nil, err
 		}
-		locs := locations[:len(s.Funcs):len(s.Funcs)]
-		locations = locations[len(s.Funcs):]
-		for j, f := range s.Funcs {
-			locs[j] = p.Location[f]
-		}
-		val := values[3*k : 3*k+3 : 3*k+3]
-		val[0], val[1], val[2] = v.Samples, v.Nanos, v.Calls
-		samples[k] = profile.Sample{Location: locs, Value: val}
-		p.Sample[k] = &samples[k]
-		k++
 	}
 	st.Samples = len(p.Sample)
 	st.Locations = len(p.Location)
@@ -171,6 +176,45 @@ func build(d *diff.Profile, r *stacks.Result, opt Options, st *Stats) (*profile.
 		return nil, fmt.Errorf("pprof export: invalid profile: %w", err)
 	}
 	return p, nil
+}
+
+// addSamples appends the stacks of r to p as samples, locs[k] standing for
+// function k of the stacks' profile, each with the numeric labels numLabel
+// in the units numUnit (nil for none). pprof drops all-zero samples when it merges: they are
+// left out.
+func addSamples(p *profile.Profile, r *stacks.Result, locs []*profile.Location, numLabel map[string][]int64, numUnit map[string][]string) error {
+	n, refs := 0, 0
+	for i := range r.Stacks {
+		if r.Stacks[i].Net() != (stacks.Values{}) {
+			n++
+			refs += len(r.Stacks[i].Funcs)
+		}
+	}
+	// One allocation each for the samples, their values and their stacks.
+	samples := make([]profile.Sample, n)
+	values := make([]int64, 3*n)
+	locations := make([]*profile.Location, refs)
+	for i := range r.Stacks {
+		s := &r.Stacks[i]
+		v := s.Net()
+		if v == (stacks.Values{}) {
+			continue
+		}
+		stack := locations[:len(s.Funcs):len(s.Funcs)]
+		locations = locations[len(s.Funcs):]
+		for j, f := range s.Funcs {
+			if stack[j] = locs[f]; stack[j] == nil {
+				return fmt.Errorf("pprof export: a rank's function %d has data but the summed profile has none", f)
+			}
+		}
+		val := values[:3:3]
+		values = values[3:]
+		val[0], val[1], val[2] = v.Samples, v.Nanos, v.Calls
+		samples[0] = profile.Sample{Location: stack, Value: val, NumLabel: numLabel, NumUnit: numUnit}
+		p.Sample = append(p.Sample, &samples[0])
+		samples = samples[1:]
+	}
+	return nil
 }
 
 // describe words the synthesis and what its bounds did, briefly: pprof
