@@ -166,17 +166,9 @@ func TestFailIfSlower(t *testing.T) {
 // profile of prog and gmons.
 func gprofSelf(t *testing.T, name, prog string, gmons ...string) float64 {
 	t.Helper()
-	out := testenv.Output(t, testenv.Gprof(t), ".", append([]string{"-b", "-p", prog}, gmons...)...)
-	for _, line := range strings.Split(out, "\n") {
-		f := strings.Fields(line)
-		if len(f) >= 4 && f[len(f)-1] == name {
-			v, err := strconv.ParseFloat(f[2], 64)
-			require.NoError(t, err, line)
-			return v
-		}
-	}
-	t.Fatalf("%s not in gprof's flat profile:\n%s", name, out)
-	return 0
+	row, ok := gprofFlat(t, prog, gmons...)[name]
+	require.True(t, ok, "%s not in gprof's flat profile", name)
+	return row.self
 }
 
 // TestDiffScale compares two '+' runs with one '-' run: sums (with a
