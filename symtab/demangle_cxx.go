@@ -46,6 +46,10 @@ const (
 //     buffer was flushed after it ("pair<T&&, 0ul, >"). The lists are
 //     printed with markers where the separators go, and libibertyOutput
 //     replays libiberty's buffer over the result.
+//   - The address of a function in a template argument ("&f"): libiberty
+//     leaves out the function's return and parameter types only when its
+//     name is qualified ("&(ns::f)"); a template or unqualified name keeps
+//     them ("&(R ns::f<T>(A))"). See keepAddressedSignatures.
 //   - Inheriting constructors (CI1 <base>, CI2 <base>): libiberty names the
 //     constructor after the last source name of the base class
 //     ("__uniq_ptr_data<...>::__uniq_ptr_impl(...)"), not after the class.
@@ -80,6 +84,7 @@ func demangleCXX(s string) (string, bool) {
 	if strings.Contains(s, "CI") { // the only encoding of inheriting constructors
 		a = renameInheritingConstructors(a)
 	}
+	a = copyAST(a, keepAddressedSignatures)
 	a = copyAST(a, libibertyArgLists)
 	return libibertyOutput(demangle.ASTToString(a)), true
 }
@@ -149,6 +154,34 @@ func markArgList(args []demangle.AST) []demangle.AST {
 		out = append(out, a)
 	}
 	return append(out, &demangle.Name{Name: argsEnd})
+}
+
+// keepAddressedSignatures makes the library print the whole signature of a
+// function whose address is taken ("ad" applied to a function encoding)
+// when libiberty does: libiberty drops the return and parameter types only
+// when the function's name is a qualified name, the library whenever the
+// operand is a function. The operand is wrapped in a one-element argument
+// pack, which prints as its element, in parentheses after '&' as libiberty
+// writes it. It returns nil for nodes it leaves alone.
+func keepAddressedSignatures(a demangle.AST) demangle.AST {
+	u, ok := a.(*demangle.Unary)
+	if !ok {
+		return nil
+	}
+	if op, ok := u.Op.(*demangle.Operator); !ok || op.Name != "&" || u.Suffix {
+		return nil
+	}
+	t, ok := u.Expr.(*demangle.Typed)
+	if !ok {
+		return nil
+	}
+	if _, ok := t.Type.(*demangle.FunctionType); !ok {
+		return nil
+	}
+	if q, ok := t.Name.(*demangle.Qualified); ok && !q.LocalName {
+		return nil
+	}
+	return &demangle.Unary{Op: u.Op, Expr: &demangle.ArgumentPack{Args: []demangle.AST{t}}, Suffix: u.Suffix, SizeofType: u.SizeofType}
 }
 
 // libibertyBufLen is the size of libiberty's d_print_info output buffer.
