@@ -1,6 +1,7 @@
 package symtab
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/ianlancetaylor/demangle"
@@ -46,6 +47,13 @@ const (
 //     buffer was flushed after it ("pair<T&&, 0ul, >"). The lists are
 //     printed with markers where the separators go, and libibertyOutput
 //     replays libiberty's buffer over the result.
+//   - Constructors and destructors of unnamed types and closures
+//     ("Ut_C1", "Ul..E_D2"): libiberty names them after the last source name
+//     read, the enclosing class's ("X::{unnamed type#1}::~X()"). See
+//     nameUnnamedStructors.
+//   - A function parameter of an enclosing function in an expression
+//     ("fL0p_"): libiberty 2.40 reads "fL" only as a fold expression and
+//     rejects the name, which gprof then prints raw.
 //   - The address of a function in a template argument ("&f"): libiberty
 //     leaves out the function's return and parameter types only when its
 //     name is qualified ("&(ns::f)"); a template or unqualified name keeps
@@ -83,6 +91,12 @@ func demangleCXX(s string) (string, bool) {
 	}
 	if strings.Contains(s, "CI") { // the only encoding of inheriting constructors
 		a = renameInheritingConstructors(a)
+	}
+	if strings.Contains(s, "Ut") || strings.Contains(s, "Ul") {
+		a = copyAST(a, nameUnnamedStructors)
+	}
+	if hasLevelledFunctionParam(s, a) {
+		return "", false
 	}
 	a = copyAST(a, keepAddressedSignatures)
 	a = copyAST(a, libibertyArgLists)
@@ -154,6 +168,86 @@ func markArgList(args []demangle.AST) []demangle.AST {
 		out = append(out, a)
 	}
 	return append(out, &demangle.Name{Name: argsEnd})
+}
+
+// levelledFunctionParam matches the mangling of a function parameter of an
+// enclosing function ("fL<level>p<index>_").
+var levelledFunctionParam = regexp.MustCompile(`fL[0-9]+p[0-9]*_`)
+
+// hasLevelledFunctionParam reports whether the name s, parsed as a, refers
+// to a function parameter through "fL", which libiberty 2.40 cannot read.
+func hasLevelledFunctionParam(s string, a demangle.AST) bool {
+	if !levelledFunctionParam.MatchString(s) {
+		return false
+	}
+	found := false
+	a.Traverse(func(n demangle.AST) bool {
+		if _, ok := n.(*demangle.FunctionParam); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// nameUnnamedStructors gives the constructor or destructor of an unnamed
+// type or a closure the name libiberty prints for it: the last source name
+// before it in the qualified name. It returns nil for nodes it leaves alone.
+func nameUnnamedStructors(a demangle.AST) demangle.AST {
+	q, ok := a.(*demangle.Qualified)
+	if !ok {
+		return nil
+	}
+	var structor demangle.AST
+	switch n := q.Name.(type) {
+	case *demangle.Constructor:
+		structor = n.Name
+	case *demangle.Destructor:
+		structor = n.Name
+	default:
+		return nil
+	}
+	if !isUnnamed(structor) {
+		return nil
+	}
+	name := lastNamedScope(q.Scope)
+	if name == nil {
+		return nil
+	}
+	switch n := q.Name.(type) {
+	case *demangle.Constructor:
+		return &demangle.Qualified{Scope: q.Scope, Name: &demangle.Constructor{Name: name, Base: n.Base}, LocalName: q.LocalName}
+	default:
+		return &demangle.Qualified{Scope: q.Scope, Name: &demangle.Destructor{Name: name}, LocalName: q.LocalName}
+	}
+}
+
+// isUnnamed reports whether a is an unnamed type or a closure type, whose
+// mangling has no source name.
+func isUnnamed(a demangle.AST) bool {
+	switch a.(type) {
+	case *demangle.UnnamedType, *demangle.Closure:
+		return true
+	}
+	return false
+}
+
+// lastNamedScope returns the last name node of a scope that has a source
+// name, skipping unnamed types and closures, or nil if there is none.
+func lastNamedScope(scope demangle.AST) demangle.AST {
+	for {
+		q, ok := scope.(*demangle.Qualified)
+		if !ok {
+			if isUnnamed(scope) {
+				return nil
+			}
+			return lastSourceName(scope)
+		}
+		if !isUnnamed(q.Name) {
+			return lastSourceName(q.Name)
+		}
+		scope = q.Scope
+	}
 }
 
 // keepAddressedSignatures makes the library print the whole signature of a
