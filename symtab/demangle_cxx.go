@@ -1,7 +1,9 @@
 package symtab
 
 import (
+	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/ianlancetaylor/demangle"
@@ -62,18 +64,20 @@ const (
 //     constructor after the last source name of the base class
 //     ("__uniq_ptr_data<...>::__uniq_ptr_impl(...)"), not after the class.
 //
-// Three shapes still differ, listed in testdata/demangle/known-differences.txt
-// (on the 303,419-name corpus of scripts/demangle-corpus.sh, 936 names, 0.3%):
-// all come from decisions the library takes while parsing, which its tree
-// no longer shows. A template parameter reached through a substitution is
-// bound to the template it was read in, where libiberty binds it to the
-// template being printed (lambdas in template arguments); "sr" unresolved
-// names with template arguments add a substitution libiberty does not add,
-// so later substitutions shift by one; two packs expanded in one decltype
-// are printed whole. Reproducing them would take a parser of our own (the
-// library's substitution table and template binding are internal to it,
-// and its source may not be copied here); a printer over its tree cannot,
-// since the tree holds the already-resolved nodes.
+//   - Unresolved names "sr<name>I<args>E..." in expressions: the library
+//     adds the template's name to its substitution table, libiberty does
+//     not; the later references are realigned before parsing (see
+//     alignUnresolvedSubstitutions).
+//
+// Some shapes still differ, listed in testdata/demangle/known-differences.txt
+// (on the 303,419-name corpus of scripts/demangle-corpus.sh, 642 names, 0.2%),
+// most from a decision the library takes while parsing, which its tree no
+// longer shows: a template parameter reached through a substitution is bound
+// to the template it was read in, where libiberty binds it to the template
+// being printed (lambdas in template arguments, 631 names). A printer over
+// the tree cannot undo that, since the tree holds the resolved nodes; it
+// would take a parser of our own (the library's substitution table and
+// template binding are internal to it, and its source may not be copied).
 func demangleCXX(s string) (string, bool) {
 	if len(s) > maxCXXNameLen {
 		return "", false
@@ -94,7 +98,7 @@ func demangleCXX(s string) (string, bool) {
 	if !strings.HasPrefix(s, "_Z") {
 		return "", false
 	}
-	a, err := demangle.ToAST(s)
+	a, err := demangle.ToAST(alignUnresolvedSubstitutions(s))
 	if err != nil {
 		return "", false
 	}
@@ -177,6 +181,138 @@ func markArgList(args []demangle.AST) []demangle.AST {
 		out = append(out, a)
 	}
 	return append(out, &demangle.Name{Name: argsEnd})
+}
+
+// unresolvedTemplateName matches the start of an unresolved name whose
+// qualifier is made of source names ("sr<length>...").
+var unresolvedTemplateName = regexp.MustCompile(`sr([0-9]+)`)
+
+// substitutionRef matches a numbered substitution reference ("S_",
+// "S<base-36 id>_").
+var substitutionRef = regexp.MustCompile(`S[0-9A-Z]*_`)
+
+// alignUnresolvedSubstitutions rewrites the substitution references of s so
+// that the library resolves them as libiberty does. In an unresolved name
+// "sr<source-name>I<args>E...", the library adds the template's name to its
+// substitution table, libiberty (reading the qualifier with substitutions
+// off) does not; every later reference to that entry or one after it is
+// therefore one less than the library needs, and is raised by one. The
+// library's table size at a point is learnt by parsing the name up to it
+// followed by an out-of-range reference, which the library reports with the
+// table's size; the same probe tells real references from letters inside
+// source names. Other shapes of unresolved names are left as they are.
+func alignUnresolvedSubstitutions(s string) string {
+	if !strings.Contains(s, "sr") {
+		return s
+	}
+	for from := 0; from < len(s); {
+		m := unresolvedTemplateName.FindStringSubmatchIndex(s[from:])
+		if m == nil {
+			break
+		}
+		args := qualifierTemplateArgs(s, from+m[2])
+		from += m[0] + 2
+		if args < 0 {
+			continue
+		}
+		extra, ok := librarySubstitutions(s[:args+1])
+		if !ok || extra == 0 {
+			continue
+		}
+		extra-- // the entry the library added for the name
+		var b strings.Builder
+		b.WriteString(s[:args+1])
+		rest := s[args+1:]
+		for {
+			r := substitutionRef.FindStringIndex(rest)
+			if r == nil {
+				break
+			}
+			b.WriteString(rest[:r[0]])
+			ref := rest[r[0]:r[1]]
+			if _, ok := librarySubstitutions(b.String()); ok {
+				if id := substitutionID(ref); id >= extra {
+					ref = substitutionRefFor(id + 1)
+				}
+			}
+			b.WriteString(ref)
+			rest = rest[r[1]:]
+		}
+		b.WriteString(rest)
+		s = b.String()
+	}
+	return s
+}
+
+// qualifierTemplateArgs reads the source names of an unresolved name's
+// qualifier from i ("3std9is_signedI...") and returns the position of the
+// "I" that follows the first of them with template arguments, or -1.
+func qualifierTemplateArgs(s string, i int) int {
+	for i < len(s) && isDecimal(s[i]) {
+		j := i
+		for j < len(s) && isDecimal(s[j]) {
+			j++
+		}
+		n, err := strconv.Atoi(s[i:j])
+		if err != nil || n <= 0 || j+n >= len(s) {
+			return -1
+		}
+		i = j + n
+		if s[i] == 'I' {
+			return i
+		}
+	}
+	return -1
+}
+
+// isDecimal reports whether c is a decimal digit.
+func isDecimal(c byte) bool { return '0' <= c && c <= '9' }
+
+// probeSubstitution is an out-of-range reference ("SZZZ_", entry 46656)
+// appended to a prefix of a name to learn the library's table size there.
+const (
+	probeSubstitution   = "SZZZ_"
+	probeSubstitutionID = 46656
+)
+
+// librarySubstitutions returns the number of entries in the library's
+// substitution table after parsing prefix, if a substitution reference can
+// stand right after prefix.
+func librarySubstitutions(prefix string) (int, bool) {
+	_, err := demangle.ToAST(prefix + probeSubstitution)
+	if err == nil {
+		return 0, false
+	}
+	var id, size, off int
+	if _, e := fmt.Sscanf(err.Error(), "substitution index out of range (%d >= %d) at %d", &id, &size, &off); e != nil {
+		return 0, false
+	}
+	if id != probeSubstitutionID || off != len(prefix)+1 {
+		return 0, false
+	}
+	return size, true
+}
+
+// substitutionID returns the table entry a reference "S<seq>_" names:
+// "S_" is 0, "S<n>_" (n in base 36, digits then upper-case letters) n+1.
+func substitutionID(ref string) int {
+	seq := ref[1 : len(ref)-1]
+	if seq == "" {
+		return 0
+	}
+	n, err := strconv.ParseInt(strings.ToLower(seq), 36, 64)
+	if err != nil {
+		return -1
+	}
+	return int(n) + 1
+}
+
+// substitutionRefFor returns the reference to table entry id.
+func substitutionRefFor(id int) string {
+	if id == 0 {
+		return "S_"
+	}
+	return "S" + strings.ToUpper(strconv.FormatInt(int64(id-1), 36)) + "_"
 }
 
 // levelledFunctionParam matches the mangling of a function parameter of an
