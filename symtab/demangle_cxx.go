@@ -49,17 +49,21 @@ const (
 //     buffer was flushed after it ("pair<T&&, 0ul, >"). The lists are
 //     printed with markers where the separators go, and libibertyOutput
 //     replays libiberty's buffer over the result.
+//
 //   - Constructors and destructors of unnamed types and closures
 //     ("Ut_C1", "Ul..E_D2"): libiberty names them after the last source name
 //     read, the enclosing class's ("X::{unnamed type#1}::~X()"). See
 //     nameUnnamedStructors.
+//
 //   - A function parameter of an enclosing function in an expression
 //     ("fL0p_"): libiberty 2.40 reads "fL" only as a fold expression and
 //     rejects the name, which gprof then prints raw.
+//
 //   - The address of a function in a template argument ("&f"): libiberty
 //     leaves out the function's return and parameter types only when its
 //     name is qualified ("&(ns::f)"); a template or unqualified name keeps
 //     them ("&(R ns::f<T>(A))"). See keepAddressedSignatures.
+//
 //   - Inheriting constructors (CI1 <base>, CI2 <base>): libiberty names the
 //     constructor after the last source name of the base class
 //     ("__uniq_ptr_data<...>::__uniq_ptr_impl(...)"), not after the class.
