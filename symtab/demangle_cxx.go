@@ -1,6 +1,9 @@
 package symtab
 
 import (
+	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/ianlancetaylor/demangle"
@@ -46,13 +49,39 @@ const (
 //     buffer was flushed after it ("pair<T&&, 0ul, >"). The lists are
 //     printed with markers where the separators go, and libibertyOutput
 //     replays libiberty's buffer over the result.
+//
+//   - Constructors and destructors of unnamed types and closures
+//     ("Ut_C1", "Ul..E_D2"): libiberty names them after the last source name
+//     read, the enclosing class's ("X::{unnamed type#1}::~X()"). See
+//     nameUnnamedStructors.
+//
+//   - A function parameter of an enclosing function in an expression
+//     ("fL0p_"): libiberty 2.40 reads "fL" only as a fold expression and
+//     rejects the name, which gprof then prints raw.
+//
+//   - The address of a function in a template argument ("&f"): libiberty
+//     leaves out the function's return and parameter types only when its
+//     name is qualified ("&(ns::f)"); a template or unqualified name keeps
+//     them ("&(R ns::f<T>(A))"). See keepAddressedSignatures.
+//
 //   - Inheriting constructors (CI1 <base>, CI2 <base>): libiberty names the
 //     constructor after the last source name of the base class
 //     ("__uniq_ptr_data<...>::__uniq_ptr_impl(...)"), not after the class.
 //
-// Two rare shapes still differ, listed in testdata/demangle/known-differences.txt:
-// both come from how the library resolves substitutions and pack expansions
-// while parsing, which its tree no longer shows.
+//   - Unresolved names "sr<name>I<args>E..." in expressions: the library
+//     adds the template's name to its substitution table, libiberty does
+//     not; the later references are realigned before parsing (see
+//     alignUnresolvedSubstitutions).
+//
+// Some shapes still differ, listed in testdata/demangle/known-differences.txt
+// (on the 303,419-name corpus of scripts/demangle-corpus.sh, 642 names, 0.2%),
+// most from a decision the library takes while parsing, which its tree no
+// longer shows: a template parameter reached through a substitution is bound
+// to the template it was read in, where libiberty binds it to the template
+// being printed (lambdas in template arguments, 631 names). A printer over
+// the tree cannot undo that, since the tree holds the resolved nodes; it
+// would take a parser of our own (the library's substitution table and
+// template binding are internal to it, and its source may not be copied).
 func demangleCXX(s string) (string, bool) {
 	if len(s) > maxCXXNameLen {
 		return "", false
@@ -73,13 +102,20 @@ func demangleCXX(s string) (string, bool) {
 	if !strings.HasPrefix(s, "_Z") {
 		return "", false
 	}
-	a, err := demangle.ToAST(s)
+	a, err := demangle.ToAST(alignUnresolvedSubstitutions(s))
 	if err != nil {
 		return "", false
 	}
 	if strings.Contains(s, "CI") { // the only encoding of inheriting constructors
 		a = renameInheritingConstructors(a)
 	}
+	if strings.Contains(s, "Ut") || strings.Contains(s, "Ul") {
+		a = copyAST(a, nameUnnamedStructors)
+	}
+	if hasLevelledFunctionParam(s, a) {
+		return "", false
+	}
+	a = copyAST(a, keepAddressedSignatures)
 	a = copyAST(a, libibertyArgLists)
 	return libibertyOutput(demangle.ASTToString(a)), true
 }
@@ -149,6 +185,246 @@ func markArgList(args []demangle.AST) []demangle.AST {
 		out = append(out, a)
 	}
 	return append(out, &demangle.Name{Name: argsEnd})
+}
+
+// unresolvedTemplateName matches the start of an unresolved name whose
+// qualifier is made of source names ("sr<length>...").
+var unresolvedTemplateName = regexp.MustCompile(`sr([0-9]+)`)
+
+// substitutionRef matches a numbered substitution reference ("S_",
+// "S<base-36 id>_").
+var substitutionRef = regexp.MustCompile(`S[0-9A-Z]*_`)
+
+// alignUnresolvedSubstitutions rewrites the substitution references of s so
+// that the library resolves them as libiberty does. In an unresolved name
+// "sr<source-name>I<args>E...", the library adds the template's name to its
+// substitution table, libiberty (reading the qualifier with substitutions
+// off) does not; every later reference to that entry or one after it is
+// therefore one less than the library needs, and is raised by one. The
+// library's table size at a point is learnt by parsing the name up to it
+// followed by an out-of-range reference, which the library reports with the
+// table's size; the same probe tells real references from letters inside
+// source names. Other shapes of unresolved names are left as they are.
+func alignUnresolvedSubstitutions(s string) string {
+	if !strings.Contains(s, "sr") {
+		return s
+	}
+	for from := 0; from < len(s); {
+		m := unresolvedTemplateName.FindStringSubmatchIndex(s[from:])
+		if m == nil {
+			break
+		}
+		args := qualifierTemplateArgs(s, from+m[2])
+		from += m[0] + 2
+		if args < 0 {
+			continue
+		}
+		extra, ok := librarySubstitutions(s[:args+1])
+		if !ok || extra == 0 {
+			continue
+		}
+		extra-- // the entry the library added for the name
+		var b strings.Builder
+		b.WriteString(s[:args+1])
+		rest := s[args+1:]
+		for {
+			r := substitutionRef.FindStringIndex(rest)
+			if r == nil {
+				break
+			}
+			b.WriteString(rest[:r[0]])
+			ref := rest[r[0]:r[1]]
+			if _, ok := librarySubstitutions(b.String()); ok {
+				if id := substitutionID(ref); id >= extra {
+					ref = substitutionRefFor(id + 1)
+				}
+			}
+			b.WriteString(ref)
+			rest = rest[r[1]:]
+		}
+		b.WriteString(rest)
+		s = b.String()
+	}
+	return s
+}
+
+// qualifierTemplateArgs reads the source names of an unresolved name's
+// qualifier from i ("3std9is_signedI...") and returns the position of the
+// "I" that follows the first of them with template arguments, or -1.
+func qualifierTemplateArgs(s string, i int) int {
+	for i < len(s) && isDecimal(s[i]) {
+		j := i
+		for j < len(s) && isDecimal(s[j]) {
+			j++
+		}
+		n, err := strconv.Atoi(s[i:j])
+		if err != nil || n <= 0 || j+n >= len(s) {
+			return -1
+		}
+		i = j + n
+		if s[i] == 'I' {
+			return i
+		}
+	}
+	return -1
+}
+
+// isDecimal reports whether c is a decimal digit.
+func isDecimal(c byte) bool { return '0' <= c && c <= '9' }
+
+// probeSubstitution is an out-of-range reference ("SZZZ_", entry 46656)
+// appended to a prefix of a name to learn the library's table size there.
+const (
+	probeSubstitution   = "SZZZ_"
+	probeSubstitutionID = 46656
+)
+
+// librarySubstitutions returns the number of entries in the library's
+// substitution table after parsing prefix, if a substitution reference can
+// stand right after prefix.
+func librarySubstitutions(prefix string) (int, bool) {
+	_, err := demangle.ToAST(prefix + probeSubstitution)
+	if err == nil {
+		return 0, false
+	}
+	var id, size, off int
+	if _, e := fmt.Sscanf(err.Error(), "substitution index out of range (%d >= %d) at %d", &id, &size, &off); e != nil {
+		return 0, false
+	}
+	if id != probeSubstitutionID || off != len(prefix)+1 {
+		return 0, false
+	}
+	return size, true
+}
+
+// substitutionID returns the table entry a reference "S<seq>_" names:
+// "S_" is 0, "S<n>_" (n in base 36, digits then upper-case letters) n+1.
+func substitutionID(ref string) int {
+	seq := ref[1 : len(ref)-1]
+	if seq == "" {
+		return 0
+	}
+	n, err := strconv.ParseInt(strings.ToLower(seq), 36, 64)
+	if err != nil {
+		return -1
+	}
+	return int(n) + 1
+}
+
+// substitutionRefFor returns the reference to table entry id.
+func substitutionRefFor(id int) string {
+	if id == 0 {
+		return "S_"
+	}
+	return "S" + strings.ToUpper(strconv.FormatInt(int64(id-1), 36)) + "_"
+}
+
+// levelledFunctionParam matches the mangling of a function parameter of an
+// enclosing function ("fL<level>p<index>_").
+var levelledFunctionParam = regexp.MustCompile(`fL[0-9]+p[0-9]*_`)
+
+// hasLevelledFunctionParam reports whether the name s, parsed as a, refers
+// to a function parameter through "fL", which libiberty 2.40 cannot read.
+func hasLevelledFunctionParam(s string, a demangle.AST) bool {
+	if !levelledFunctionParam.MatchString(s) {
+		return false
+	}
+	found := false
+	a.Traverse(func(n demangle.AST) bool {
+		if _, ok := n.(*demangle.FunctionParam); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// nameUnnamedStructors gives the constructor or destructor of an unnamed
+// type or a closure the name libiberty prints for it: the last source name
+// before it in the qualified name. It returns nil for nodes it leaves alone.
+func nameUnnamedStructors(a demangle.AST) demangle.AST {
+	q, ok := a.(*demangle.Qualified)
+	if !ok {
+		return nil
+	}
+	var structor demangle.AST
+	switch n := q.Name.(type) {
+	case *demangle.Constructor:
+		structor = n.Name
+	case *demangle.Destructor:
+		structor = n.Name
+	default:
+		return nil
+	}
+	if !isUnnamed(structor) {
+		return nil
+	}
+	name := lastNamedScope(q.Scope)
+	if name == nil {
+		return nil
+	}
+	switch n := q.Name.(type) {
+	case *demangle.Constructor:
+		return &demangle.Qualified{Scope: q.Scope, Name: &demangle.Constructor{Name: name, Base: n.Base}, LocalName: q.LocalName}
+	default:
+		return &demangle.Qualified{Scope: q.Scope, Name: &demangle.Destructor{Name: name}, LocalName: q.LocalName}
+	}
+}
+
+// isUnnamed reports whether a is an unnamed type or a closure type, whose
+// mangling has no source name.
+func isUnnamed(a demangle.AST) bool {
+	switch a.(type) {
+	case *demangle.UnnamedType, *demangle.Closure:
+		return true
+	}
+	return false
+}
+
+// lastNamedScope returns the last name node of a scope that has a source
+// name, skipping unnamed types and closures, or nil if there is none.
+func lastNamedScope(scope demangle.AST) demangle.AST {
+	for {
+		q, ok := scope.(*demangle.Qualified)
+		if !ok {
+			if isUnnamed(scope) {
+				return nil
+			}
+			return lastSourceName(scope)
+		}
+		if !isUnnamed(q.Name) {
+			return lastSourceName(q.Name)
+		}
+		scope = q.Scope
+	}
+}
+
+// keepAddressedSignatures makes the library print the whole signature of a
+// function whose address is taken ("ad" applied to a function encoding)
+// when libiberty does: libiberty drops the return and parameter types only
+// when the function's name is a qualified name, the library whenever the
+// operand is a function. The operand is wrapped in a one-element argument
+// pack, which prints as its element, in parentheses after '&' as libiberty
+// writes it. It returns nil for nodes it leaves alone.
+func keepAddressedSignatures(a demangle.AST) demangle.AST {
+	u, ok := a.(*demangle.Unary)
+	if !ok {
+		return nil
+	}
+	if op, ok := u.Op.(*demangle.Operator); !ok || op.Name != "&" || u.Suffix {
+		return nil
+	}
+	t, ok := u.Expr.(*demangle.Typed)
+	if !ok {
+		return nil
+	}
+	if _, ok := t.Type.(*demangle.FunctionType); !ok {
+		return nil
+	}
+	if q, ok := t.Name.(*demangle.Qualified); ok && !q.LocalName {
+		return nil
+	}
+	return &demangle.Unary{Op: u.Op, Expr: &demangle.ArgumentPack{Args: []demangle.AST{t}}, Suffix: u.Suffix, SizeofType: u.SizeofType}
 }
 
 // libibertyBufLen is the size of libiberty's d_print_info output buffer.

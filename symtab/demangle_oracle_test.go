@@ -238,28 +238,41 @@ func TestDemangleMatchesLibiberty(t *testing.T) {
 			for _, corpus := range corpusNames {
 				names := corpora[corpus]
 				want := runDemangleOracle(t, bin, st.name, names)
-				differ, reported := 0, 0
-				for i, name := range names {
-					got := Demangle(name, st.style)
-					isKnown := st.cxx && known[name]
-					switch {
-					case got == want[i] && isKnown:
-						t.Errorf("%s: %s is listed as a known difference but now matches libiberty: %s", corpus, name, got)
-					case got == want[i]:
-					case isKnown:
-					case st.exact || want[i] == name:
-						differ++
-						if reported++; reported <= 20 {
-							t.Errorf("%s: Demangle(%q, %s)\n got  %s\n want %s", corpus, name, st.name, got, want[i])
-						}
-					default:
-						differ++
-					}
-				}
+				differ := compareWithLibiberty(t, corpus, st.name, names, want, func(name string) string { return Demangle(name, st.style) },
+					func(name string) bool { return st.cxx && known[name] }, st.exact)
 				t.Logf("--demangle=%s, %s: %d of %d names differ from libiberty", st.name, corpus, differ, len(names))
 			}
 		})
 	}
+}
+
+// compareWithLibiberty compares demangled(name) with libiberty's spelling
+// want[i] for every name and returns how many differ. A name isKnown
+// reports must differ (a test error if it now matches); any other
+// difference is a test error when exact is set, or when libiberty leaves
+// the name raw, and is only counted otherwise. At most 20 errors are
+// reported one by one.
+func compareWithLibiberty(t *testing.T, corpus, style string, names, want []string, demangled func(string) string, isKnown func(string) bool, exact bool) int {
+	t.Helper()
+	differ, reported := 0, 0
+	for i, name := range names {
+		got := demangled(name)
+		known := isKnown(name)
+		switch {
+		case got == want[i] && known:
+			t.Errorf("%s: %s is listed as a known difference but now matches libiberty: %s", corpus, name, got)
+		case got == want[i]:
+		case known:
+		case exact || want[i] == name:
+			differ++
+			if reported++; reported <= 20 {
+				t.Errorf("%s: Demangle(%q, %s)\n got  %s\n want %s", corpus, name, style, got, want[i])
+			}
+		default:
+			differ++
+		}
+	}
+	return differ
 }
 
 // callGraphPrimary matches a primary line of gprof's call graph: index,
