@@ -7,6 +7,7 @@ import (
 	"debug/elf"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"strings"
@@ -160,13 +161,19 @@ func Load(path string, opt Options) (*Table, error) {
 		// gprof reports a directory as a missing file.
 		return nil, &LoadError{Kind: ErrOpen, Path: path, Err: &os.PathError{Op: "open", Path: path, Err: errors.New("no such file or directory")}}
 	}
-	f, err := elf.NewFile(osf)
-	if err != nil {
-		return nil, &LoadError{Kind: ErrNotObject, Path: path, Err: err}
-	}
 	var fileSize int64
 	if st, err := osf.Stat(); err == nil {
 		fileSize = st.Size()
+	}
+	return load(path, osf, fileSize, opt)
+}
+
+// load builds the table of the executable whose fileSize bytes r reads;
+// path names it in errors and in the table.
+func load(path string, r io.ReaderAt, fileSize int64, opt Options) (*Table, error) {
+	f, err := elf.NewFile(r)
+	if err != nil {
+		return nil, &LoadError{Kind: ErrNotObject, Path: path, Err: err}
 	}
 	t, err := build(path, f, fileSize, opt)
 	if err != nil {
