@@ -1,8 +1,8 @@
 package symtab
 
 import (
+	"bytes"
 	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -45,36 +45,75 @@ func FuzzParseFunctionMap(f *testing.F) {
 	})
 }
 
-// FuzzLoad loads corrupted executables: symbol selection, the DWARF line
-// decoder and -l's line symbols must never panic, only fail cleanly.
-func FuzzLoad(f *testing.F) {
-	for _, p := range []string{"../testdata/progs/cycles-m32/prog", "../testdata/demo/prog"} {
-		if data, err := os.ReadFile(p); err == nil {
-			f.Add(data, uint32(0), byte(0))
-			f.Add(data, uint32(len(data)/3), byte(0xff))
+// tinyProgram is the seed executable of the fuzz targets: a few hundred
+// bytes of code with symbols and DWARF (testdata/fuzz/tiny/build.sh), so
+// that one execution takes microseconds.
+const tinyProgram = "../testdata/fuzz/tiny/prog"
+
+// addExecutableSeeds seeds f with the tiny program and, with extra, a
+// checked-in 32-bit test program.
+func addExecutableSeeds(f *testing.F, extra ...string) {
+	for _, p := range append([]string{tinyProgram}, extra...) {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
 		}
+		f.Add(data)
 	}
-	f.Fuzz(func(t *testing.T, data []byte, at uint32, b byte) {
-		if len(data) > 0 {
-			data = append([]byte(nil), data...)
-			data[int(at)%len(data)] ^= b
-		}
-		path := filepath.Join(t.TempDir(), "prog")
-		if err := os.WriteFile(path, data, 0o666); err != nil {
-			t.Fatal(err)
-		}
-		tab, err := Load(path, Options{})
+}
+
+// loadBytes loads data as an executable, without a file.
+func loadBytes(t *testing.T, data []byte) (*Table, error) {
+	const path = "fuzz-prog"
+	tab, err := load(path, bytes.NewReader(data), int64(len(data)), Options{})
+	if err != nil && !containsString(err.Error(), path) {
+		t.Fatalf("error does not name the file: %v", err)
+	}
+	return tab, err
+}
+
+// FuzzLoadSymbols loads corrupted executables: the ELF symbol layer (and
+// the per-symbol DWARF lookups Load makes) must never panic, only fail
+// with an error naming the file; a table it returns is sorted and its
+// lookups answer.
+func FuzzLoadSymbols(f *testing.F) {
+	addExecutableSeeds(f, "../testdata/progs/cycles-m32/prog")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tab, err := loadBytes(t, data)
 		if err != nil {
 			return
 		}
 		for i := range tab.Syms {
-			tab.SymbolSource(i)
-			tab.Lookup(tab.Syms[i].Addr)
-		}
-		if lt, err := tab.WithLineSymbols(); err == nil {
-			for i := range lt.Syms {
-				lt.SymbolSource(i)
+			if i > 0 && tab.Syms[i-1].Addr >= tab.Syms[i].Addr {
+				t.Fatalf("symbols %d and %d out of order", i-1, i)
 			}
+			tab.SymbolSource(i)
+			if k := tab.Lookup(tab.Syms[i].Addr); k != i && tab.Syms[i].End >= tab.Syms[i].Addr {
+				t.Fatalf("symbol %d's address looks up symbol %d", i, k)
+			}
+		}
+	})
+}
+
+// FuzzLineSymbols builds -l's line symbols from corrupted small
+// executables: walking .text through the DWARF line lookups must never
+// panic or run away (a .text larger than the file is refused).
+func FuzzLineSymbols(f *testing.F) {
+	addExecutableSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tab, err := loadBytes(t, data)
+		if err != nil {
+			return
+		}
+		lt, err := tab.WithLineSymbols()
+		if err != nil {
+			return
+		}
+		if tab.lines != nil && tab.TextEnd-tab.TextLow >= uint64(len(data)) {
+			t.Fatalf(".text of %d bytes in a file of %d walked", tab.TextEnd-tab.TextLow+1, len(data))
+		}
+		for i := range lt.Syms {
+			lt.SymbolSource(i)
 		}
 	})
 }

@@ -59,6 +59,9 @@ func (t *Table) WithLineSymbols() (*Table, error) {
 	if t.linesErr != nil {
 		return nil, t.linesErr
 	}
+	if t.lines != nil && t.textErr != nil {
+		return nil, t.textErr
+	}
 	if t.lines == nil {
 		// gprof still rebuilds its table, which drops a symbol whose
 		// range is empty (data_start in ordinary executables).

@@ -7,6 +7,7 @@ import (
 	"debug/elf"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"strings"
@@ -89,6 +90,9 @@ type Table struct {
 
 	buildID    string
 	buildIDErr error
+	// textErr tells why -l cannot walk .text (its size runs past the
+	// end of the file), nil when it can.
+	textErr    error
 	textOffset uint64 // file offset of .text, when textOffsetOK
 	textOffOK  bool
 	text       []byte // .text, with Options.ReadText
@@ -157,15 +161,32 @@ func Load(path string, opt Options) (*Table, error) {
 		// gprof reports a directory as a missing file.
 		return nil, &LoadError{Kind: ErrOpen, Path: path, Err: &os.PathError{Op: "open", Path: path, Err: errors.New("no such file or directory")}}
 	}
-	f, err := elf.NewFile(osf)
+	var fileSize int64
+	if st, err := osf.Stat(); err == nil {
+		fileSize = st.Size()
+	}
+	return load(path, osf, fileSize, opt)
+}
+
+// load builds the table of the executable whose fileSize bytes r reads;
+// path names it in errors and in the table.
+func load(path string, r io.ReaderAt, fileSize int64, opt Options) (*Table, error) {
+	f, err := elf.NewFile(r)
 	if err != nil {
 		return nil, &LoadError{Kind: ErrNotObject, Path: path, Err: err}
 	}
-	t, err := build(path, f, opt)
+	t, err := build(path, f, fileSize, opt)
 	if err != nil {
 		return nil, err
 	}
 	t.readFileData(f, opt)
+	if text := textSection(f); text != nil && text.Type != elf.SHT_NOBITS {
+		// -l looks up every address of .text: a size no file holds
+		// would take hours (gprof never finishes).
+		if err := checkInFile(f, text, fileSize); err != nil {
+			t.textErr = fmt.Errorf("%s: %w", path, err)
+		}
+	}
 	if opt.ExternalSymbols == "" {
 		// -S's symbols come without debug information.
 		t.readSources(f)
@@ -224,7 +245,7 @@ func codeSymbolAddrs(f *elf.File) []uint64 {
 }
 
 // build selects gprof's symbols from f.
-func build(path string, f *elf.File, opt Options) (*Table, error) {
+func build(path string, f *elf.File, fileSize int64, opt Options) (*Table, error) {
 	t := &Table{Path: path}
 	t.Target.Order = f.ByteOrder
 	t.Target.AddrSize = 8
@@ -240,7 +261,7 @@ func build(path string, f *elf.File, opt Options) (*Table, error) {
 
 	// gprof reads the symbol table, then the mapping, then picks its
 	// symbols.
-	raws, strtab, err := readSymtab(f)
+	raws, strtab, err := readSymtab(f, fileSize)
 	if err != nil {
 		return nil, &LoadError{Kind: ErrBadSymtab, Path: path, Err: err}
 	}
@@ -299,21 +320,38 @@ func build(path string, f *elf.File, opt Options) (*Table, error) {
 // of their string table. debug/elf's Symbols does not expose st_name offsets,
 // which gprof's name filter needs (it can read past a name's NUL into the
 // next string), so the entries are decoded here.
-func readSymtab(f *elf.File) ([]rawSym, []byte, error) {
+//
+// A corrupt table is refused with an error naming the section, its file
+// offset and the field at fault: a table or string table past the end of
+// the file, a string table whose last byte is not a NUL, or a name offset
+// past the string table's end (BFD reads such tables but names every
+// symbol "(null)" or leaves them out).
+func readSymtab(f *elf.File, fileSize int64) ([]rawSym, []byte, error) {
 	sec := f.Section(".symtab")
 	if sec == nil || sec.Type != elf.SHT_SYMTAB {
 		return nil, nil, nil
+	}
+	if err := checkInFile(f, sec, fileSize); err != nil {
+		return nil, nil, err
 	}
 	data, err := sec.Data()
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading .symtab: %w", err)
 	}
 	if int(sec.Link) >= len(f.Sections) {
-		return nil, nil, fmt.Errorf(".symtab links to section %d of %d", sec.Link, len(f.Sections))
+		return nil, nil, fmt.Errorf(".symtab (file offset 0x%x): sh_link %d is not a section (there are %d)", sec.Offset, sec.Link, len(f.Sections))
 	}
-	strtab, err := f.Sections[sec.Link].Data()
+	strSec := f.Sections[sec.Link]
+	if err := checkInFile(f, strSec, fileSize); err != nil {
+		return nil, nil, err
+	}
+	strtab, err := strSec.Data()
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading symbol string table: %w", err)
+	}
+	if len(strtab) == 0 || strtab[len(strtab)-1] != 0 {
+		return nil, nil, fmt.Errorf("%s (section %d, file offset 0x%x, sh_size %d): the string table does not end with a NUL",
+			strSec.Name, sec.Link, strSec.Offset, strSec.Size)
 	}
 	order := f.ByteOrder
 	entSize := 24
@@ -336,9 +374,32 @@ func readSymtab(f *elf.File) ([]rawSym, []byte, error) {
 			r.info = e[12]
 			r.shndx = order.Uint16(e[14:16])
 		}
+		if int64(r.nameOff) >= int64(len(strtab)) {
+			return nil, nil, fmt.Errorf("symbol %d (file offset 0x%x): st_name 0x%x is past the end of %s (%d bytes)",
+				i, sec.Offset+uint64(i*entSize), r.nameOff, strSec.Name, len(strtab))
+		}
 		raws = append(raws, r)
 	}
 	return raws, strtab, nil
+}
+
+// checkInFile reports a section whose contents (sh_offset, sh_size) run
+// past the end of the file, naming the section, its offset and size.
+func checkInFile(f *elf.File, sec *elf.Section, fileSize int64) error {
+	if sec.Type == elf.SHT_NOBITS || fileSize <= 0 {
+		return nil
+	}
+	if sec.Offset > uint64(fileSize) || sec.Size > uint64(fileSize)-sec.Offset {
+		index := 0
+		for i, s := range f.Sections {
+			if s == sec {
+				index = i
+			}
+		}
+		return fmt.Errorf("%s (section %d): sh_offset 0x%x + sh_size 0x%x runs past the end of the file (%d bytes)",
+			sec.Name, index, sec.Offset, sec.Size, fileSize)
+	}
+	return nil
 }
 
 func cString(tab []byte, off uint32) string {

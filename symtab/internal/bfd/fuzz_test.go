@@ -1,0 +1,39 @@
+package bfd
+
+import (
+	"debug/elf"
+	"testing"
+)
+
+// FuzzLines feeds corrupt debug sections straight to the DWARF reader,
+// seeded with the sections of a tiny executable
+// (testdata/fuzz/tiny/build.sh), and looks up every address around its
+// .text: decoding must never panic or run away.
+func FuzzLines(f *testing.F) {
+	ef, err := elf.Open("../../../testdata/fuzz/tiny/prog")
+	if err != nil {
+		f.Fatal(err)
+	}
+	seed, err := Load(ef)
+	text := ef.Section(".text")
+	ef.Close()
+	if err != nil || seed == nil || text == nil {
+		f.Fatalf("seed executable without DWARF or .text: %v", err)
+	}
+	f.Add(seed.info.data, seed.abbrev.data, seed.line.data, seed.str.data, seed.lineStr.data)
+	f.Add(seed.info.data, seed.abbrev.data, seed.line.data, []byte(nil), []byte(nil))
+	lo, hi := text.Addr-16, text.Addr+text.Size+16
+	f.Fuzz(func(t *testing.T, info, abbrev, line, str, lineStr []byte) {
+		s := newLines(seed.order)
+		s.info = section{data: info, ok: true, want: ".debug_info", name: ".debug_info"}
+		for sec, data := range map[*section][]byte{&s.abbrev: abbrev, &s.line: line, &s.str: str, &s.lineStr: lineStr} {
+			sec.data, sec.ok = data, data != nil
+		}
+		s.trieBudget += 16 * (len(info) + len(line) + len(abbrev))
+		for addr := lo; addr < hi; addr++ {
+			if _, _, line, ok := s.Find(addr); ok && line < 0 {
+				t.Fatalf("negative line %d at 0x%x", line, addr)
+			}
+		}
+	})
+}
