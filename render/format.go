@@ -15,20 +15,71 @@ import (
 // fixed formats v like C's printf("%*.*f", width, prec, v), including the
 // spellings glibc uses for infinities and NaN ("inf", "-nan").
 func fixed(v float64, width, prec int) string {
-	var s string
+	return string(appendFixed(nil, v, width, prec))
+}
+
+// appendFixed appends v formatted as fixed does to b.
+func appendFixed(b []byte, v float64, width, prec int) []byte {
+	start := len(b)
 	switch {
 	case math.IsNaN(v):
 		// The NaN of 0.0/0.0 on x86 has its sign bit set; glibc prints it
 		// as "-nan", which is what gprof shows when the rate is 0.
-		s = "-nan"
+		b = append(b, "-nan"...)
 	case math.IsInf(v, 1):
-		s = "inf"
+		b = append(b, "inf"...)
 	case math.IsInf(v, -1):
-		s = "-inf"
+		b = append(b, "-inf"...)
 	default:
-		s = strconv.FormatFloat(v, 'f', prec, 64)
+		b = strconv.AppendFloat(b, v, 'f', prec, 64)
 	}
-	return padLeft(s, width)
+	return alignRight(b, start, width)
+}
+
+// appendUint appends v right-aligned in width columns, as C's "%*d" does.
+func appendUint(b []byte, v uint64, width int) []byte {
+	start := len(b)
+	return alignRight(strconv.AppendUint(b, v, 10), start, width)
+}
+
+// appendUintLeft appends v left-aligned in width columns, as C's "%-*d"
+// does.
+func appendUintLeft(b []byte, v uint64, width int) []byte {
+	start := len(b)
+	b = strconv.AppendUint(b, v, 10)
+	return appendSpaces(b, width-(len(b)-start))
+}
+
+// spaces is a run of blanks to append from.
+const spaces = "                                                                "
+
+// appendSpaces appends n blanks (none when n <= 0).
+func appendSpaces(b []byte, n int) []byte {
+	for n > len(spaces) {
+		b = append(b, spaces...)
+		n -= len(spaces)
+	}
+	if n > 0 {
+		b = append(b, spaces[:n]...)
+	}
+	return b
+}
+
+// alignRight pads the text b[start:] on the left with blanks to width
+// columns; longer text is left as it is.
+func alignRight(b []byte, start, width int) []byte {
+	n := len(b) - start
+	pad := width - n
+	if pad <= 0 {
+		return b
+	}
+	b = appendSpaces(b, pad)
+	copy(b[start+pad:], b[start:start+n])
+	copy(b[start:start+pad], spaces[:min(pad, len(spaces))])
+	for i := start + len(spaces); i < start+pad; i++ {
+		b[i] = ' '
+	}
+	return b
 }
 
 // gfmt formats v like C's "%g".
