@@ -5,7 +5,8 @@ package callgraph
 
 import (
 	"cmp"
-	"sort"
+	"slices"
+	"strings"
 
 	"github.com/egprof/egprof/gmon"
 	"github.com/egprof/egprof/symtab"
@@ -253,7 +254,7 @@ func (g *Graph) assemble(prof *gmon.Profile, opt Options) {
 	for i := range topo {
 		topo[i] = i
 	}
-	sort.SliceStable(topo, func(a, b int) bool { return g.Entries[topo[a]].TopOrder < g.Entries[topo[b]].TopOrder })
+	slices.SortStableFunc(topo, func(a, b int) int { return cmp.Compare(g.Entries[a].TopOrder, g.Entries[b].TopOrder) })
 
 	g.propagateFlags(topo)
 	g.cycleTime()
@@ -268,7 +269,7 @@ func (g *Graph) assemble(prof *gmon.Profile, opt Options) {
 	for i := range g.ByTime {
 		g.ByTime[i] = i
 	}
-	sort.SliceStable(g.ByTime, func(a, b int) bool { return g.cmpTotal(g.ByTime[a], g.ByTime[b]) < 0 })
+	slices.SortStableFunc(g.ByTime, g.cmpTotal)
 	for k, i := range g.ByTime {
 		g.Entries[i].Index = k + 1
 	}
@@ -364,6 +365,13 @@ func (d *numbering) findCycle(child int) {
 // head, and counts the calls into and within each cycle.
 func (g *Graph) linkCycles() {
 	n := g.NumSyms
+	heads := 0
+	for s := 0; s < n; s++ {
+		if g.Entries[s].head == s && g.Entries[s].next >= 0 {
+			heads++
+		}
+	}
+	g.Entries = slices.Grow(g.Entries, heads)
 	num := 0
 	for s := 0; s < n; s++ {
 		if !(g.Entries[s].head == s && g.Entries[s].next >= 0) {
@@ -607,21 +615,25 @@ func (g *Graph) cmpArc(x, y int) int {
 // which leaves ties in creation order; a stable sort of the creation order
 // gives the same result.
 func (g *Graph) orderForDisplay() {
+	// Every arc is in one parent list and one child list: two arrays hold
+	// all the display lists.
+	parents := make([]int, 0, len(g.Arcs))
+	children := make([]int, 0, len(g.Arcs))
+	// The sorts test only "less": x goes before y when cmpArc(x, y) > 0
+	// (children) or when cmpMember(x, y) > 0 (members).
+	ascending := g.cmpArc
+	descending := func(x, y int) int { return -max(g.cmpArc(x, y), 0) }
 	for i := range g.Entries {
 		e := &g.Entries[i]
-		e.DisplayParents = append([]int(nil), e.Parents...)
-		sort.SliceStable(e.DisplayParents, func(a, b int) bool {
-			return g.cmpArc(e.DisplayParents[a], e.DisplayParents[b]) < 0
-		})
-		e.DisplayChildren = append([]int(nil), e.Children...)
-		sort.SliceStable(e.DisplayChildren, func(a, b int) bool {
-			return g.cmpArc(e.DisplayChildren[a], e.DisplayChildren[b]) > 0
-		})
+		parents = append(parents, e.Parents...)
+		e.DisplayParents = parents[len(parents)-len(e.Parents) : len(parents) : len(parents)]
+		slices.SortStableFunc(e.DisplayParents, ascending)
+		children = append(children, e.Children...)
+		e.DisplayChildren = children[len(children)-len(e.Children) : len(children) : len(children)]
+		slices.SortStableFunc(e.DisplayChildren, descending)
 		if e.IsCycle() {
-			e.DisplayMembers = append([]int(nil), e.Members...)
-			sort.SliceStable(e.DisplayMembers, func(a, b int) bool {
-				return g.cmpMember(e.DisplayMembers[a], e.DisplayMembers[b]) > 0
-			})
+			e.DisplayMembers = slices.Clone(e.Members)
+			slices.SortStableFunc(e.DisplayMembers, func(a, b int) int { return -max(g.cmpMember(a, b), 0) })
 		}
 	}
 }
@@ -713,15 +725,21 @@ func (g *Graph) FlatOrder() []int {
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool {
-		l, r := &g.Entries[order[a]], &g.Entries[order[b]]
+	slices.SortStableFunc(order, func(a, b int) int {
+		l, r := &g.Entries[a], &g.Entries[b]
 		if d := r.Ticks - l.Ticks; d != 0 {
-			return d < 0
+			if d < 0 {
+				return -1
+			}
+			return 1
 		}
 		if l.NCalls != r.NCalls {
-			return l.NCalls > r.NCalls
+			if l.NCalls > r.NCalls {
+				return -1
+			}
+			return 1
 		}
-		return l.Sym.Name < r.Sym.Name
+		return strings.Compare(l.Sym.Name, r.Sym.Name)
 	})
 	return order
 }
