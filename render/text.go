@@ -35,7 +35,14 @@ type Text struct {
 	// names caches each symbol's printed name: demangling is the costly
 	// part of printing, and a function appears on many lines.
 	names []string
+	// fullNames holds each entry's call-graph name (fullName), computed
+	// on first use; fullSpans[i] locates entry i's in it (n == 0: not yet).
+	fullNames []byte
+	fullSpans []span
 }
+
+// span is where a name lies in a buffer of names.
+type span struct{ off, n int32 }
 
 // Naming is how egprof's own outputs spell function names under these
 // options: the naming options of gprof's sections apply the same way.
@@ -119,6 +126,21 @@ func (t *Text) fullName(i int) string { return string(t.appendFullName(nil, i)) 
 
 // appendFullName appends fullName(i) to b.
 func (t *Text) appendFullName(b []byte, i int) []byte {
+	if t.fullSpans == nil {
+		t.fullSpans = make([]span, len(t.g.Entries))
+	}
+	sp := t.fullSpans[i]
+	if sp.n == 0 {
+		off := len(t.fullNames)
+		t.fullNames = t.decorate(t.fullNames, i)
+		sp = span{int32(off), int32(len(t.fullNames) - off)}
+		t.fullSpans[i] = sp
+	}
+	return append(b, t.fullNames[sp.off:sp.off+sp.n]...)
+}
+
+// decorate appends entry i's name with its cycle and index number.
+func (t *Text) decorate(b []byte, i int) []byte {
 	e := &t.g.Entries[i]
 	b = append(b, t.name(i)...)
 	if e.Cycle != 0 {
