@@ -78,7 +78,7 @@ type Profile struct {
 	lastBins uint32
 	hasLast  bool
 
-	arcIndex map[rangeKey]int
+	arcIndex arcIndex
 	bbIndex  map[uint64]int
 }
 
@@ -222,9 +222,9 @@ func (p *Profile) addBins(i int, bins []uint16) {
 // reserveArcs prepares the arc table of an empty profile for about n
 // arcs; n is bounded by the size of the input.
 func (p *Profile) reserveArcs(n int) {
-	if !p.checkOnly && p.arcIndex == nil {
-		p.arcIndex = make(map[rangeKey]int, n)
+	if !p.checkOnly && p.Arcs == nil {
 		p.Arcs = make([]ArcRecord, 0, n)
+		p.arcIndex.rehash(p.Arcs, n)
 	}
 }
 
@@ -233,16 +233,74 @@ func (p *Profile) addArc(a ArcRecord) {
 	if p.checkOnly {
 		return
 	}
-	if p.arcIndex == nil {
-		p.arcIndex = make(map[rangeKey]int)
-	}
-	k := rangeKey{a.FromPC, a.SelfPC}
-	if i, ok := p.arcIndex[k]; ok {
+	if i := p.arcIndex.find(p.Arcs, a.FromPC, a.SelfPC); i >= 0 {
 		p.Arcs[i].Count += a.Count
 		return
 	}
-	p.arcIndex[k] = len(p.Arcs)
 	p.Arcs = append(p.Arcs, a)
+	p.arcIndex.insert(p.Arcs, len(p.Arcs)-1)
+}
+
+// arcIndex finds an arc of a profile's table by its two addresses: an
+// open-addressing hash table of positions in the table, far smaller than a
+// map keyed by the address pair.
+type arcIndex struct {
+	slots []int32 // position+1 of an arc; 0 is an empty slot
+}
+
+// arcSlot is the first slot to probe for an address pair in a table of
+// mask+1 slots.
+func arcSlot(from, self uint64, mask int) int {
+	h := (from*0x9e3779b97f4a7c15 ^ self) * 0xbf58476d1ce4e5b9
+	return int(h>>32) & mask
+}
+
+// find returns the position in arcs of the arc from-self, or -1.
+func (x *arcIndex) find(arcs []ArcRecord, from, self uint64) int {
+	if len(x.slots) == 0 {
+		return -1
+	}
+	mask := len(x.slots) - 1
+	for k := arcSlot(from, self, mask); ; k = (k + 1) & mask {
+		v := x.slots[k]
+		if v == 0 {
+			return -1
+		}
+		if a := &arcs[v-1]; a.FromPC == from && a.SelfPC == self {
+			return int(v - 1)
+		}
+	}
+}
+
+// insert indexes arcs[i], which find does not know yet.
+func (x *arcIndex) insert(arcs []ArcRecord, i int) {
+	if 2*len(arcs) > len(x.slots) {
+		x.rehash(arcs, len(arcs))
+		return
+	}
+	x.place(arcs, i)
+}
+
+// rehash makes room for about n arcs (at most half the slots used) and
+// indexes all of arcs.
+func (x *arcIndex) rehash(arcs []ArcRecord, n int) {
+	size := 16
+	for size < 2*max(n, len(arcs)) {
+		size *= 2
+	}
+	x.slots = make([]int32, size)
+	for i := range arcs {
+		x.place(arcs, i)
+	}
+}
+
+func (x *arcIndex) place(arcs []ArcRecord, i int) {
+	mask := len(x.slots) - 1
+	k := arcSlot(arcs[i].FromPC, arcs[i].SelfPC, mask)
+	for x.slots[k] != 0 {
+		k = (k + 1) & mask
+	}
+	x.slots[k] = int32(i + 1)
 }
 
 // addBB sums one basic-block count.

@@ -107,7 +107,9 @@ build_lua_common() { # extra-link-flags...
 		[[ $(basename "$f") == luac.c ]] && continue
 		files+=("$f")
 	done
-	gcc -O2 -g -pg -DLUA_COMPAT_5_3 -DLUA_USE_LINUX -o "$dir/prog" "${files[@]}" "$@" -lm -ldl >"$dir/build.log" 2>&1 ||
+	# Debian's luaconf.h includes a header its packaging generates.
+	printf '#define DEB_HOST_MULTIARCH "%s"\n' "$(gcc -print-multiarch)" >"$dir/lua5.4-deb-multiarch.h"
+	gcc -O2 -g -pg -DLUA_COMPAT_5_3 -DLUA_USE_LINUX -I"$dir" -o "$dir/prog" "${files[@]}" "$@" -lm -ldl >"$dir/build.log" 2>&1 ||
 		{ echo "gcc failed (see $dir/build.log)" >&2; return 1; }
 	printf '%s\n' "$lua_workload" >"$dir/work.lua"
 	printf '#!/bin/sh\nexec ./prog work.lua\n' >"$dir/run"
