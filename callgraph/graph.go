@@ -123,10 +123,7 @@ func Build(tab *symtab.Table, prof *gmon.Profile, opt Options) *Graph {
 		if g.HasHist {
 			g.assignSamples(prof)
 		}
-		g.Arcs = make([]Arc, 0, len(prof.Arcs))
-		for _, a := range prof.Arcs {
-			g.tally(a.FromPC, a.SelfPC, a.Count)
-		}
+		g.tallyArcs(prof.Arcs)
 		if g.HasArcs {
 			g.assemble(prof, opt)
 		}
@@ -158,21 +155,137 @@ func (g *Graph) assignSamples(prof *gmon.Profile) {
 	}
 }
 
-// tally adds one arc record: both ends must lie in a symbol; a callee that
-// is not a function is charged to the function before it; the -k/-q arc
-// tables decide whether the arc counts.
-func (g *Graph) tally(from, self uint64, count uint64) {
-	p, c, ok := ArcEnds(g.Syms, from, self)
+// tallyArcs adds the arc records, merging the records of one caller and
+// callee into one arc, and links each entry's lists of arcs.
+func (g *Graph) tallyArcs(records []gmon.ArcRecord) {
+	g.Arcs = make([]Arc, 0, len(records))
+	pairs := newPairIndex(len(records))
+	for _, r := range records {
+		p, c, ok := g.tally(r.FromPC, r.SelfPC)
+		if !ok {
+			continue
+		}
+		g.Entries[c].NCalls += r.Count
+		if a := pairs.find(g.Arcs, p, c); a >= 0 {
+			g.Arcs[a].Count += r.Count
+			continue
+		}
+		g.Arcs = append(g.Arcs, Arc{Parent: p, Child: c, Count: r.Count})
+		pairs.insert(g.Arcs, len(g.Arcs)-1)
+	}
+	g.linkArcLists()
+}
+
+// tally resolves one arc record as gprof's cg_tally does: both ends must
+// lie in a symbol; a callee that is not a function is charged to the
+// function before it; the -k/-q arc tables decide whether the arc counts.
+// ok is false for a record that adds nothing.
+func (g *Graph) tally(from, self uint64) (p, c int, ok bool) {
+	p, c, ok = ArcEnds(g.Syms, from, self)
 	if !ok {
 		g.DroppedArcs++
-		return
+		return -1, -1, false
 	}
 	t := &g.Tables
 	ps, cs := &g.Syms.Syms[p], &g.Syms.Syms[c]
 	if t[InclArcs].HasArc(ps, cs) || (len(t[InclArcs]) == 0 && !t[ExclArcs].HasArc(ps, cs)) {
-		g.Entries[c].NCalls += count
-		g.addArc(p, c, count)
+		return p, c, true
 	}
+	return -1, -1, false
+}
+
+// linkArcLists sets every entry's Parents and Children to its arcs in
+// creation order, as addArc leaves them, from two arrays holding all the
+// lists (each list capped, so that appending to one copies it).
+func (g *Graph) linkArcLists() {
+	n := len(g.Entries)
+	// end[i] counts, then ends, entry i's list in the shared array.
+	childEnd := make([]int, n+1)
+	parentEnd := make([]int, n+1)
+	for _, a := range g.Arcs {
+		childEnd[a.Parent+1]++
+		parentEnd[a.Child+1]++
+	}
+	for i := 1; i <= n; i++ {
+		childEnd[i] += childEnd[i-1]
+		parentEnd[i] += parentEnd[i-1]
+	}
+	children := make([]int, len(g.Arcs))
+	parents := make([]int, len(g.Arcs))
+	// childEnd[i] is now where entry i's list starts; filling moves it to
+	// where the list ends.
+	for id, a := range g.Arcs {
+		children[childEnd[a.Parent]] = id
+		childEnd[a.Parent]++
+		parents[parentEnd[a.Child]] = id
+		parentEnd[a.Child]++
+	}
+	start := 0
+	pstart := 0
+	for i := range g.Entries {
+		e := &g.Entries[i]
+		if end := childEnd[i]; end > start {
+			e.Children = children[start:end:end]
+			start = end
+		}
+		if end := parentEnd[i]; end > pstart {
+			e.Parents = parents[pstart:end:end]
+			pstart = end
+		}
+	}
+}
+
+// pairIndex finds an arc by its parent and child: an open-addressing hash
+// table of arc positions (position+1; 0 is an empty slot), used while the
+// arc records are merged.
+type pairIndex struct{ slots []int32 }
+
+func newPairIndex(n int) pairIndex {
+	size := 16
+	for size < n+n/2 {
+		size *= 2
+	}
+	return pairIndex{slots: make([]int32, size)}
+}
+
+func (x *pairIndex) slot(p, c int) int {
+	h := (uint64(p)*0x9e3779b97f4a7c15 ^ uint64(c)) * 0xbf58476d1ce4e5b9
+	return int(h>>32) & (len(x.slots) - 1)
+}
+
+// find returns the position in arcs of the arc from p to c, or -1.
+func (x *pairIndex) find(arcs []Arc, p, c int) int {
+	mask := len(x.slots) - 1
+	for k := x.slot(p, c); ; k = (k + 1) & mask {
+		v := x.slots[k]
+		if v == 0 {
+			return -1
+		}
+		if a := &arcs[v-1]; a.Parent == p && a.Child == c {
+			return int(v - 1)
+		}
+	}
+}
+
+// insert indexes arcs[i], growing the table when it is two-thirds full.
+func (x *pairIndex) insert(arcs []Arc, i int) {
+	if 3*len(arcs) > 2*len(x.slots) {
+		*x = newPairIndex(2 * len(arcs))
+		for j := range arcs {
+			x.place(arcs, j)
+		}
+		return
+	}
+	x.place(arcs, i)
+}
+
+func (x *pairIndex) place(arcs []Arc, i int) {
+	mask := len(x.slots) - 1
+	k := x.slot(arcs[i].Parent, arcs[i].Child)
+	for x.slots[k] != 0 {
+		k = (k + 1) & mask
+	}
+	x.slots[k] = int32(i + 1)
 }
 
 // ArcEnds resolves the ends of an arc record as gprof's cg_tally does: the

@@ -274,18 +274,19 @@ func (x *arcIndex) find(arcs []ArcRecord, from, self uint64) int {
 
 // insert indexes arcs[i], which find does not know yet.
 func (x *arcIndex) insert(arcs []ArcRecord, i int) {
-	if 2*len(arcs) > len(x.slots) {
+	if 3*len(arcs) > 2*len(x.slots) {
 		x.rehash(arcs, len(arcs))
 		return
 	}
 	x.place(arcs, i)
 }
 
-// rehash makes room for about n arcs (at most half the slots used) and
-// indexes all of arcs.
+// rehash makes room for about n arcs (at most two-thirds of the slots
+// used) and indexes all of arcs.
 func (x *arcIndex) rehash(arcs []ArcRecord, n int) {
+	m := max(n, len(arcs))
 	size := 16
-	for size < 2*max(n, len(arcs)) {
+	for size < m+m/2 {
 		size *= 2
 	}
 	x.slots = make([]int32, size)
