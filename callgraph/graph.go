@@ -363,11 +363,7 @@ func (g *Graph) assemble(prof *gmon.Profile, opt Options) {
 	}
 	g.linkCycles()
 
-	topo := make([]int, n)
-	for i := range topo {
-		topo[i] = i
-	}
-	slices.SortStableFunc(topo, func(a, b int) int { return cmp.Compare(g.Entries[a].TopOrder, g.Entries[b].TopOrder) })
+	topo := g.topologicalOrder(dfs.counter)
 
 	g.propagateFlags(topo)
 	g.cycleTime()
@@ -382,11 +378,38 @@ func (g *Graph) assemble(prof *gmon.Profile, opt Options) {
 	for i := range g.ByTime {
 		g.ByTime[i] = i
 	}
-	slices.SortStableFunc(g.ByTime, g.cmpTotal)
+	// Ties keep index order, as a stable sort would leave them.
+	slices.SortFunc(g.ByTime, func(a, b int) int {
+		if c := g.cmpTotal(a, b); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
 	for k, i := range g.ByTime {
 		g.Entries[i].Index = k + 1
 	}
 	g.orderForDisplay()
+}
+
+// topologicalOrder lists the symbols by their topological number (1 to
+// maxOrder), in index order within one number (the members of a cycle
+// share theirs).
+func (g *Graph) topologicalOrder(maxOrder int) []int {
+	n := g.NumSyms
+	start := make([]int, maxOrder+2)
+	for i := 0; i < n; i++ {
+		start[g.Entries[i].TopOrder+1]++
+	}
+	for k := 1; k < len(start); k++ {
+		start[k] += start[k-1]
+	}
+	topo := make([]int, n)
+	for i := 0; i < n; i++ {
+		o := g.Entries[i].TopOrder
+		topo[start[o]] = i
+		start[o]++
+	}
+	return topo
 }
 
 const (
@@ -838,7 +861,8 @@ func (g *Graph) FlatOrder() []int {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
+	// Ties keep address order, as a stable sort would leave them.
+	slices.SortFunc(order, func(a, b int) int {
 		l, r := &g.Entries[a], &g.Entries[b]
 		if d := r.Ticks - l.Ticks; d != 0 {
 			if d < 0 {
@@ -852,7 +876,10 @@ func (g *Graph) FlatOrder() []int {
 			}
 			return 1
 		}
-		return strings.Compare(l.Sym.Name, r.Sym.Name)
+		if c := strings.Compare(l.Sym.Name, r.Sym.Name); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
 	})
 	return order
 }

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -490,7 +491,13 @@ func (t *Text) Index() {
 		names = append(names, i)
 	}
 	syms := g.Syms.Syms
-	slices.SortStableFunc(names, func(a, b int) int { return strings.Compare(syms[a].Name, syms[b].Name) })
+	// Equal names keep address order, as gprof's stable sort leaves them.
+	slices.SortFunc(names, func(a, b int) int {
+		if c := strings.Compare(syms[a].Name, syms[b].Name); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
 	nnames := len(names)
 	for c := g.NumSyms; c < len(g.Entries); c++ {
 		names = append(names, c)
