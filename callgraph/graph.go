@@ -109,7 +109,9 @@ func Build(tab *symtab.Table, prof *gmon.Profile, opt Options) *Graph {
 	}
 	g := &Graph{Syms: tab, NumSyms: len(tab.Syms)}
 	g.Tables, g.SpecArcs = ResolveSpecs(tab, specs)
-	g.Entries = make([]Entry, len(tab.Syms))
+	// Room for the cycle entries, which are few, so that adding them
+	// rarely copies the table.
+	g.Entries = make([]Entry, len(tab.Syms), len(tab.Syms)+len(tab.Syms)/16+8)
 	for i := range g.Entries {
 		g.Entries[i] = Entry{Sym: &tab.Syms[i], SymIdx: i, head: i, next: -1}
 	}
@@ -711,15 +713,24 @@ func (g *Graph) cmpTotal(a, b int) int {
 	return cmp.Compare(ln, rn)
 }
 
-// isIntraCycle reports whether an arc joins two members of one cycle.
-func (g *Graph) isIntraCycle(a *Arc) bool {
-	pc, cc := g.Entries[a.Parent].Cycle, g.Entries[a.Child].Cycle
-	return pc != 0 && cc != 0 && pc == cc
+// intraCycleArcs tells for each arc whether it joins two members of one
+// cycle.
+func (g *Graph) intraCycleArcs() []bool {
+	cycle := make([]int32, len(g.Entries)) // compact copy of each entry's Cycle
+	for i := range g.Entries {
+		cycle[i] = int32(g.Entries[i].Cycle)
+	}
+	intra := make([]bool, len(g.Arcs))
+	for k := range g.Arcs {
+		pc, cc := cycle[g.Arcs[k].Parent], cycle[g.Arcs[k].Child]
+		intra[k] = pc != 0 && cc != 0 && pc == cc
+	}
+	return intra
 }
 
 // cmpArc is gprof's arc order: self-arcs lowest, then arcs inside a cycle
-// by count, then the rest by propagated time and count.
-func (g *Graph) cmpArc(x, y int) int {
+// (intra says which) by count, then the rest by propagated time and count.
+func (g *Graph) cmpArc(intra []bool, x, y int) int {
 	l, r := &g.Arcs[x], &g.Arcs[y]
 	if l.Parent == l.Child {
 		return -1
@@ -727,7 +738,7 @@ func (g *Graph) cmpArc(x, y int) int {
 	if r.Parent == r.Child {
 		return 1
 	}
-	li, ri := g.isIntraCycle(l), g.isIntraCycle(r)
+	li, ri := intra[x], intra[y]
 	switch {
 	case li && ri:
 		return cmp.Compare(l.Count, r.Count)
@@ -757,8 +768,9 @@ func (g *Graph) orderForDisplay() {
 	children := make([]int, 0, len(g.Arcs))
 	// The sorts test only "less": x goes before y when cmpArc(x, y) > 0
 	// (children) or when cmpMember(x, y) > 0 (members).
-	ascending := g.cmpArc
-	descending := func(x, y int) int { return -max(g.cmpArc(x, y), 0) }
+	intra := g.intraCycleArcs()
+	ascending := func(x, y int) int { return g.cmpArc(intra, x, y) }
+	descending := func(x, y int) int { return -max(g.cmpArc(intra, x, y), 0) }
 	for i := range g.Entries {
 		e := &g.Entries[i]
 		parents = append(parents, e.Parents...)
