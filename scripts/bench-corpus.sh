@@ -4,7 +4,8 @@
 # table: per program, the median CPU time (user + system) and peak RSS of
 # `gprof -b PROG gmon.out` and `egprof -b PROG gmon.out` over N paired runs,
 # their ratios (egprof / gprof: below 1 means egprof uses less), and whether
-# the two outputs are identical.
+# the two outputs are identical. The "reps" column is how many runs each
+# timed measurement repeats (CPU is per run).
 #
 # Programs (sources fetched with apt-get source, built under the cache folder):
 #   lua         lua 5.4 interpreter, gcc -O2 -g -pg
@@ -23,6 +24,7 @@
 #
 # Environment:
 #   GPROF        GNU gprof to compare with (default /usr/bin/gprof)
+#   EGPROF       an egprof binary to measure (default: built from this tree)
 #   CORPUS_DIR   where sources, builds and profiles live (default
 #                $XDG_CACHE_HOME/egprof-corpus, else ~/.cache/egprof-corpus);
 #                delete a program's folder there to rebuild it
@@ -61,9 +63,12 @@ log() { echo "bench-corpus: $*" >&2; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/bench-corpus.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-log "building egprof"
-(cd "$repo" && go build -o "$work/egprof" .) || { log "go build failed"; exit 1; }
-egprof=$work/egprof
+egprof=${EGPROF:-}
+if [[ -z $egprof ]]; then
+	log "building egprof"
+	(cd "$repo" && go build -o "$work/egprof" .) || { log "go build failed"; exit 1; }
+	egprof=$work/egprof
+fi
 
 # source PKG: prints the unpacked source folder of Debian source package PKG,
 # fetching it on first use.
@@ -234,10 +239,14 @@ prepare() {
 	touch "$dir/ok"
 }
 
-# measure TOOL: prints "cpu rss" (seconds, KiB) of one run of TOOL -b.
+# measure TOOL: prints "cpu rss" of TOOL -b on the program: CPU seconds
+# (user + system) per run and peak RSS in KiB. Each measurement runs the
+# tool $reps times in a row (GNU time reports the largest child's RSS), since
+# GNU time counts CPU in 10 ms steps.
 measure() {
-	/usr/bin/time -f '%U %S %M' -o "$work/time" "$1" -b "$dir/prog" "$dir/gmon.out" >/dev/null 2>&1
-	awk '{ printf "%.3f %d\n", $1 + $2, $3 }' "$work/time"
+	/usr/bin/time -f '%U %S %M' -o "$work/time" sh -c 'i=0; while [ $i -lt "$1" ]; do "$2" -b "$3" "$4" >/dev/null 2>&1; i=$((i+1)); done' sh \
+		"$reps" "$1" "$dir/prog" "$dir/gmon.out"
+	awk -v n="$reps" '{ printf "%.4f %d\n", ($1 + $2) / n, $3 }' "$work/time"
 }
 
 median() { sort -g | awk '{ a[NR] = $1 } END { m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2; print m }'; }
@@ -247,7 +256,7 @@ programs=(lua lua-static sqlite3 sqlite3-nog minisat blas synthetic)
 [[ -n $only ]] && IFS=, read -r -a programs <<<"$only"
 
 log "GNU gprof: $gprof; paired runs per program: $runs; corpus: $corpus"
-printf '%-12s %9s %9s %7s %9s %9s %7s  %s\n' program "gprof ms" "egprof ms" "CPU x" "gprof MB" "egprof MB" "RSS x" output
+printf '%-12s %9s %9s %7s %9s %9s %7s %5s  %s\n' program "gprof ms" "egprof ms" "CPU x" "gprof MB" "egprof MB" "RSS x" reps output
 for p in "${programs[@]}"; do
 	if ! declare -F "build_$p" >/dev/null; then
 		printf '%-12s %s\n' "$p" "unknown program"
@@ -261,6 +270,10 @@ for p in "${programs[@]}"; do
 	"$gprof" -b "$dir/prog" "$dir/gmon.out" >"$work/g.out" 2>&1
 	"$egprof" -b "$dir/prog" "$dir/gmon.out" >"$work/e.out" 2>&1
 	if cmp -s "$work/g.out" "$work/e.out"; then same=identical; else same="differ ($(cmp "$work/g.out" "$work/e.out" 2>&1 | head -1))"; fi
+	# Enough repetitions per measurement for about 0.2 s of gprof's CPU.
+	reps=1
+	one=$(measure "$gprof" | cut -d' ' -f1)
+	reps=$(awk -v t="$one" 'BEGIN { r = (t < 0.005) ? 40 : int(0.2 / t + 0.999); if (r < 1) r = 1; if (r > 40) r = 40; print r }')
 	: >"$work/g" && : >"$work/e"
 	for ((i = 0; i < runs; i++)); do
 		measure "$gprof" >>"$work/g"
@@ -268,7 +281,7 @@ for p in "${programs[@]}"; do
 	done
 	gc=$(cut -d' ' -f1 "$work/g" | median) gm=$(cut -d' ' -f2 "$work/g" | median)
 	ec=$(cut -d' ' -f1 "$work/e" | median) em=$(cut -d' ' -f2 "$work/e" | median)
-	printf '%-12s %9.0f %9.0f %7s %9.1f %9.1f %7s  %s\n' "$p" \
+	printf '%-12s %9.1f %9.1f %7s %9.1f %9.1f %7s %5s  %s\n' "$p" \
 		"$(awk -v v="$gc" 'BEGIN { print v * 1000 }')" "$(awk -v v="$ec" 'BEGIN { print v * 1000 }')" "$(ratio "$ec" "$gc")" \
-		"$(awk -v v="$gm" 'BEGIN { print v / 1024 }')" "$(awk -v v="$em" 'BEGIN { print v / 1024 }')" "$(ratio "$em" "$gm")" "$same"
+		"$(awk -v v="$gm" 'BEGIN { print v / 1024 }')" "$(awk -v v="$em" 'BEGIN { print v / 1024 }')" "$(ratio "$em" "$gm")" "$reps" "$same"
 done
