@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/egprof/egprof/gmon"
+	"github.com/egprof/egprof/internal/pairindex"
 	"github.com/egprof/egprof/symtab"
 )
 
@@ -161,19 +162,19 @@ func (g *Graph) assignSamples(prof *gmon.Profile) {
 // callee into one arc, and links each entry's lists of arcs.
 func (g *Graph) tallyArcs(records []gmon.ArcRecord) {
 	g.Arcs = make([]Arc, 0, len(records))
-	pairs := newPairIndex(len(records))
+	pairs := pairindex.New(len(records))
 	for _, r := range records {
 		p, c, ok := g.tally(r.FromPC, r.SelfPC)
 		if !ok {
 			continue
 		}
 		g.Entries[c].NCalls += r.Count
-		if a := pairs.find(g.Arcs, p, c); a >= 0 {
+		if a := pairindex.Find(&pairs, g.Arcs, arcKey, uint64(p), uint64(c)); a >= 0 {
 			g.Arcs[a].Count += r.Count
 			continue
 		}
 		g.Arcs = append(g.Arcs, Arc{Parent: p, Child: c, Count: r.Count})
-		pairs.insert(g.Arcs, len(g.Arcs)-1)
+		pairindex.Insert(&pairs, g.Arcs, arcKey, len(g.Arcs)-1)
 	}
 	g.linkArcLists()
 }
@@ -237,58 +238,8 @@ func (g *Graph) linkArcLists() {
 	}
 }
 
-// pairIndex finds an arc by its parent and child: an open-addressing hash
-// table of arc positions (position+1; 0 is an empty slot), used while the
-// arc records are merged.
-type pairIndex struct{ slots []int32 }
-
-func newPairIndex(n int) pairIndex {
-	size := 16
-	for size < n+n/2 {
-		size *= 2
-	}
-	return pairIndex{slots: make([]int32, size)}
-}
-
-func (x *pairIndex) slot(p, c int) int {
-	h := (uint64(p)*0x9e3779b97f4a7c15 ^ uint64(c)) * 0xbf58476d1ce4e5b9
-	return int(h>>32) & (len(x.slots) - 1)
-}
-
-// find returns the position in arcs of the arc from p to c, or -1.
-func (x *pairIndex) find(arcs []Arc, p, c int) int {
-	mask := len(x.slots) - 1
-	for k := x.slot(p, c); ; k = (k + 1) & mask {
-		v := x.slots[k]
-		if v == 0 {
-			return -1
-		}
-		if a := &arcs[v-1]; a.Parent == p && a.Child == c {
-			return int(v - 1)
-		}
-	}
-}
-
-// insert indexes arcs[i], growing the table when it is two-thirds full.
-func (x *pairIndex) insert(arcs []Arc, i int) {
-	if 3*len(arcs) > 2*len(x.slots) {
-		*x = newPairIndex(2 * len(arcs))
-		for j := range arcs {
-			x.place(arcs, j)
-		}
-		return
-	}
-	x.place(arcs, i)
-}
-
-func (x *pairIndex) place(arcs []Arc, i int) {
-	mask := len(x.slots) - 1
-	k := x.slot(arcs[i].Parent, arcs[i].Child)
-	for x.slots[k] != 0 {
-		k = (k + 1) & mask
-	}
-	x.slots[k] = int32(i + 1)
-}
+// arcKey is the key pair arcs are merged by.
+func arcKey(a *Arc) (uint64, uint64) { return uint64(a.Parent), uint64(a.Child) }
 
 // ArcEnds resolves the ends of an arc record as gprof's cg_tally does: the
 // symbols holding the caller's and the callee's addresses, the callee moved

@@ -1,13 +1,13 @@
 package callgraph_test
 
 import (
-	"os"
 	"testing"
 
 	"github.com/egprof/egprof/callgraph"
 	"github.com/egprof/egprof/gmon"
 	"github.com/egprof/egprof/internal/progen"
 	"github.com/egprof/egprof/internal/testenv"
+	"github.com/egprof/egprof/internal/testprof"
 	"github.com/egprof/egprof/symtab"
 )
 
@@ -20,19 +20,7 @@ func synthetic(b *testing.B) (progen.SyntheticFiles, *symtab.Table, *gmon.Profil
 	if err != nil {
 		b.Fatal(err)
 	}
-	tab, err := symtab.Load(files.Binary, symtab.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { tab.Close() })
-	data, err := os.ReadFile(files.Gmon)
-	if err != nil {
-		b.Fatal(err)
-	}
-	prof := gmon.NewProfile(tab.Target, gmon.FormatAuto)
-	if _, err := prof.AddData(data, files.Gmon); err != nil {
-		b.Fatal(err)
-	}
+	tab, prof := testprof.Load(b, files.Binary, files.Gmon)
 	return files, tab, prof
 }
 

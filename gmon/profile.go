@@ -3,6 +3,8 @@ package gmon
 import (
 	"encoding/binary"
 	"slices"
+
+	"github.com/egprof/egprof/internal/pairindex"
 )
 
 // Histogram is one accumulated histogram: the sum of every record read for
@@ -78,7 +80,7 @@ type Profile struct {
 	lastBins uint32
 	hasLast  bool
 
-	arcIndex arcIndex
+	arcIndex pairindex.Index // positions in Arcs by address pair
 	bbIndex  map[uint64]int
 }
 
@@ -224,7 +226,7 @@ func (p *Profile) addBins(i int, bins []uint16) {
 func (p *Profile) reserveArcs(n int) {
 	if !p.checkOnly && p.Arcs == nil {
 		p.Arcs = make([]ArcRecord, 0, n)
-		p.arcIndex.rehash(p.Arcs, n)
+		pairindex.Reset(&p.arcIndex, p.Arcs, arcKey, n)
 	}
 }
 
@@ -233,76 +235,16 @@ func (p *Profile) addArc(a ArcRecord) {
 	if p.checkOnly {
 		return
 	}
-	if i := p.arcIndex.find(p.Arcs, a.FromPC, a.SelfPC); i >= 0 {
+	if i := pairindex.Find(&p.arcIndex, p.Arcs, arcKey, a.FromPC, a.SelfPC); i >= 0 {
 		p.Arcs[i].Count += a.Count
 		return
 	}
 	p.Arcs = append(p.Arcs, a)
-	p.arcIndex.insert(p.Arcs, len(p.Arcs)-1)
+	pairindex.Insert(&p.arcIndex, p.Arcs, arcKey, len(p.Arcs)-1)
 }
 
-// arcIndex finds an arc of a profile's table by its two addresses: an
-// open-addressing hash table of positions in the table, far smaller than a
-// map keyed by the address pair.
-type arcIndex struct {
-	slots []int32 // position+1 of an arc; 0 is an empty slot
-}
-
-// arcSlot is the first slot to probe for an address pair in a table of
-// mask+1 slots.
-func arcSlot(from, self uint64, mask int) int {
-	h := (from*0x9e3779b97f4a7c15 ^ self) * 0xbf58476d1ce4e5b9
-	return int(h>>32) & mask
-}
-
-// find returns the position in arcs of the arc from-self, or -1.
-func (x *arcIndex) find(arcs []ArcRecord, from, self uint64) int {
-	if len(x.slots) == 0 {
-		return -1
-	}
-	mask := len(x.slots) - 1
-	for k := arcSlot(from, self, mask); ; k = (k + 1) & mask {
-		v := x.slots[k]
-		if v == 0 {
-			return -1
-		}
-		if a := &arcs[v-1]; a.FromPC == from && a.SelfPC == self {
-			return int(v - 1)
-		}
-	}
-}
-
-// insert indexes arcs[i], which find does not know yet.
-func (x *arcIndex) insert(arcs []ArcRecord, i int) {
-	if 3*len(arcs) > 2*len(x.slots) {
-		x.rehash(arcs, len(arcs))
-		return
-	}
-	x.place(arcs, i)
-}
-
-// rehash makes room for about n arcs (at most two-thirds of the slots
-// used) and indexes all of arcs.
-func (x *arcIndex) rehash(arcs []ArcRecord, n int) {
-	m := max(n, len(arcs))
-	size := 16
-	for size < m+m/2 {
-		size *= 2
-	}
-	x.slots = make([]int32, size)
-	for i := range arcs {
-		x.place(arcs, i)
-	}
-}
-
-func (x *arcIndex) place(arcs []ArcRecord, i int) {
-	mask := len(x.slots) - 1
-	k := arcSlot(arcs[i].FromPC, arcs[i].SelfPC, mask)
-	for x.slots[k] != 0 {
-		k = (k + 1) & mask
-	}
-	x.slots[k] = int32(i + 1)
-}
+// arcKey is the key pair arcs are indexed by.
+func arcKey(a *ArcRecord) (uint64, uint64) { return a.FromPC, a.SelfPC }
 
 // addBB sums one basic-block count.
 func (p *Profile) addBB(b BBRecord) {

@@ -2,15 +2,13 @@ package render_test
 
 import (
 	"io"
-	"os"
 	"testing"
 
 	"github.com/egprof/egprof/callgraph"
-	"github.com/egprof/egprof/gmon"
 	"github.com/egprof/egprof/internal/progen"
 	"github.com/egprof/egprof/internal/testenv"
+	"github.com/egprof/egprof/internal/testprof"
 	"github.com/egprof/egprof/render"
-	"github.com/egprof/egprof/symtab"
 )
 
 // syntheticGraph returns the call-graph model of the synthetic benchmark
@@ -22,20 +20,7 @@ func syntheticGraph(b *testing.B) *callgraph.Graph {
 	if err != nil {
 		b.Fatal(err)
 	}
-	tab, err := symtab.Load(files.Binary, symtab.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { tab.Close() })
-	data, err := os.ReadFile(files.Gmon)
-	if err != nil {
-		b.Fatal(err)
-	}
-	prof := gmon.NewProfile(tab.Target, gmon.FormatAuto)
-	if _, err := prof.AddData(data, files.Gmon); err != nil {
-		b.Fatal(err)
-	}
-	return callgraph.Build(tab, prof, callgraph.Options{})
+	return testprof.Graph(b, files.Binary, files.Gmon)
 }
 
 // benchSection times one section of the brief report on the synthetic
