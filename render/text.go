@@ -329,6 +329,7 @@ func (t *Text) CallGraph() {
 		w.WriteString("index % time    self  children    called     name\n")
 	}
 	var b []byte
+	ends := newArcEnds(g)
 	for _, i := range g.ByTime {
 		e := &g.Entries[i]
 		if (!t.opt.ShowZeros && e.NCalls == 0 && e.SelfCalls == 0 && e.PropSelf == 0 && e.PropChild == 0) ||
@@ -360,7 +361,7 @@ func (t *Text) CallGraph() {
 				b = append(b, '\n')
 			}
 		} else {
-			b = t.appendParents(b, i, childW)
+			b = t.appendParents(b, ends, i, childW)
 			b = t.appendPrimary(b, e, hz, printTime, childW)
 			if e.NCalls+e.SelfCalls != 0 {
 				b = append(b, ' ')
@@ -372,7 +373,7 @@ func (t *Text) CallGraph() {
 			}
 			b = t.appendFullName(b, i)
 			b = append(b, '\n')
-			b = t.appendChildren(b, i, childW)
+			b = t.appendChildren(b, ends, i, childW)
 		}
 		if bsd {
 			b = append(b, '\n')
@@ -441,41 +442,56 @@ func (t *Text) appendArcLine(b []byte, a *callgraph.Arc, other int, intra bool, 
 	return append(b, '\n')
 }
 
-func (t *Text) appendParents(b []byte, child, childW int) []byte {
+func (t *Text) appendParents(b []byte, ends *arcEnds, child, childW int) []byte {
 	g := t.g
 	e := &g.Entries[child]
 	if len(e.Parents) == 0 {
 		b = appendSpaces(b, 13+8+childW+1+7+1+7)
 		return append(b, "     <spontaneous>\n"...)
 	}
-	total := e.NCalls
-	if c := g.CycleEntry(child); c >= 0 {
-		total = g.Entries[c].NCalls
-	}
+	total := ends.calls[child]
+	cyc := ends.cycle[child]
 	for _, a := range e.DisplayParents {
 		arc := &g.Arcs[a]
 		p := arc.Parent
-		intra := p == child || (e.Cycle != 0 && g.Entries[p].Cycle == e.Cycle)
+		intra := p == child || (cyc != 0 && ends.cycle[p] == cyc)
 		b = t.appendArcLine(b, arc, p, intra, total, childW)
 	}
 	return b
 }
 
-func (t *Text) appendChildren(b []byte, parent, childW int) []byte {
+func (t *Text) appendChildren(b []byte, ends *arcEnds, parent, childW int) []byte {
 	g := t.g
 	e := &g.Entries[parent]
 	for _, a := range e.DisplayChildren {
 		arc := &g.Arcs[a]
 		c := arc.Child
-		ce := &g.Entries[c]
-		intra := c == parent || (ce.Cycle != 0 && ce.Cycle == e.Cycle)
-		total := ce.NCalls
-		if h := g.CycleEntry(c); h >= 0 {
-			total = g.Entries[h].NCalls
-		}
-		b = t.appendArcLine(b, arc, c, intra, total, childW)
+		cyc := ends.cycle[c]
+		intra := c == parent || (cyc != 0 && cyc == ends.cycle[parent])
+		b = t.appendArcLine(b, arc, c, intra, ends.calls[c], childW)
 	}
 	return b
+}
+
+// arcEnds is what the call graph's arc lines need of the entry at an arc's
+// other end, copied into two compact arrays: the entries themselves are
+// large and an arc's ends are anywhere among them.
+type arcEnds struct {
+	cycle []int32  // the entry's cycle number, 0 if none
+	calls []uint64 // the calls its lines divide by: its cycle's, or its own
+}
+
+func newArcEnds(g *callgraph.Graph) *arcEnds {
+	ends := &arcEnds{cycle: make([]int32, len(g.Entries)), calls: make([]uint64, len(g.Entries))}
+	for i := range g.Entries {
+		e := &g.Entries[i]
+		ends.cycle[i] = int32(e.Cycle)
+		ends.calls[i] = e.NCalls
+		if h := g.CycleEntry(i); h >= 0 {
+			ends.calls[i] = g.Entries[h].NCalls
+		}
+	}
+	return ends
 }
 
 // Index writes the index by function name.
