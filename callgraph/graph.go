@@ -5,9 +5,11 @@ package callgraph
 
 import (
 	"cmp"
-	"sort"
+	"slices"
+	"strings"
 
 	"github.com/egprof/egprof/gmon"
+	"github.com/egprof/egprof/internal/pairindex"
 	"github.com/egprof/egprof/symtab"
 )
 
@@ -108,7 +110,9 @@ func Build(tab *symtab.Table, prof *gmon.Profile, opt Options) *Graph {
 	}
 	g := &Graph{Syms: tab, NumSyms: len(tab.Syms)}
 	g.Tables, g.SpecArcs = ResolveSpecs(tab, specs)
-	g.Entries = make([]Entry, len(tab.Syms))
+	// Room for the cycle entries, which are few, so that adding them
+	// rarely copies the table.
+	g.Entries = make([]Entry, len(tab.Syms), len(tab.Syms)+len(tab.Syms)/16+8)
 	for i := range g.Entries {
 		g.Entries[i] = Entry{Sym: &tab.Syms[i], SymIdx: i, head: i, next: -1}
 	}
@@ -122,10 +126,7 @@ func Build(tab *symtab.Table, prof *gmon.Profile, opt Options) *Graph {
 		if g.HasHist {
 			g.assignSamples(prof)
 		}
-		g.Arcs = make([]Arc, 0, len(prof.Arcs))
-		for _, a := range prof.Arcs {
-			g.tally(a.FromPC, a.SelfPC, a.Count)
-		}
+		g.tallyArcs(prof.Arcs)
 		if g.HasArcs {
 			g.assemble(prof, opt)
 		}
@@ -157,22 +158,88 @@ func (g *Graph) assignSamples(prof *gmon.Profile) {
 	}
 }
 
-// tally adds one arc record: both ends must lie in a symbol; a callee that
-// is not a function is charged to the function before it; the -k/-q arc
-// tables decide whether the arc counts.
-func (g *Graph) tally(from, self uint64, count uint64) {
-	p, c, ok := ArcEnds(g.Syms, from, self)
+// tallyArcs adds the arc records, merging the records of one caller and
+// callee into one arc, and links each entry's lists of arcs.
+func (g *Graph) tallyArcs(records []gmon.ArcRecord) {
+	g.Arcs = make([]Arc, 0, len(records))
+	pairs := pairindex.New(len(records))
+	for _, r := range records {
+		p, c, ok := g.tally(r.FromPC, r.SelfPC)
+		if !ok {
+			continue
+		}
+		g.Entries[c].NCalls += r.Count
+		if a := pairindex.Find(&pairs, g.Arcs, arcKey, uint64(p), uint64(c)); a >= 0 {
+			g.Arcs[a].Count += r.Count
+			continue
+		}
+		g.Arcs = append(g.Arcs, Arc{Parent: p, Child: c, Count: r.Count})
+		pairindex.Insert(&pairs, g.Arcs, arcKey, len(g.Arcs)-1)
+	}
+	g.linkArcLists()
+}
+
+// tally resolves one arc record as gprof's cg_tally does: both ends must
+// lie in a symbol; a callee that is not a function is charged to the
+// function before it; the -k/-q arc tables decide whether the arc counts.
+// ok is false for a record that adds nothing.
+func (g *Graph) tally(from, self uint64) (p, c int, ok bool) {
+	p, c, ok = ArcEnds(g.Syms, from, self)
 	if !ok {
 		g.DroppedArcs++
-		return
+		return -1, -1, false
 	}
 	t := &g.Tables
 	ps, cs := &g.Syms.Syms[p], &g.Syms.Syms[c]
 	if t[InclArcs].HasArc(ps, cs) || (len(t[InclArcs]) == 0 && !t[ExclArcs].HasArc(ps, cs)) {
-		g.Entries[c].NCalls += count
-		g.addArc(p, c, count)
+		return p, c, true
+	}
+	return -1, -1, false
+}
+
+// linkArcLists sets every entry's Parents and Children to its arcs in
+// creation order, as addArc leaves them, from two arrays holding all the
+// lists (each list capped, so that appending to one copies it).
+func (g *Graph) linkArcLists() {
+	n := len(g.Entries)
+	// end[i] counts, then ends, entry i's list in the shared array.
+	childEnd := make([]int, n+1)
+	parentEnd := make([]int, n+1)
+	for _, a := range g.Arcs {
+		childEnd[a.Parent+1]++
+		parentEnd[a.Child+1]++
+	}
+	for i := 1; i <= n; i++ {
+		childEnd[i] += childEnd[i-1]
+		parentEnd[i] += parentEnd[i-1]
+	}
+	children := make([]int, len(g.Arcs))
+	parents := make([]int, len(g.Arcs))
+	// childEnd[i] is now where entry i's list starts; filling moves it to
+	// where the list ends.
+	for id, a := range g.Arcs {
+		children[childEnd[a.Parent]] = id
+		childEnd[a.Parent]++
+		parents[parentEnd[a.Child]] = id
+		parentEnd[a.Child]++
+	}
+	start := 0
+	pstart := 0
+	for i := range g.Entries {
+		e := &g.Entries[i]
+		if end := childEnd[i]; end > start {
+			e.Children = children[start:end:end]
+			start = end
+		}
+		if end := parentEnd[i]; end > pstart {
+			e.Parents = parents[pstart:end:end]
+			pstart = end
+		}
 	}
 }
+
+// arcKey is the key pair arcs are merged by.
+func arcKey(a *Arc) (uint64, uint64) { return uint64(a.Parent), uint64(a.Child) }
 
 // ArcEnds resolves the ends of an arc record as gprof's cg_tally does: the
 // symbols holding the caller's and the callee's addresses, the callee moved
@@ -249,11 +316,7 @@ func (g *Graph) assemble(prof *gmon.Profile, opt Options) {
 	}
 	g.linkCycles()
 
-	topo := make([]int, n)
-	for i := range topo {
-		topo[i] = i
-	}
-	sort.SliceStable(topo, func(a, b int) bool { return g.Entries[topo[a]].TopOrder < g.Entries[topo[b]].TopOrder })
+	topo := g.topologicalOrder(dfs.counter)
 
 	g.propagateFlags(topo)
 	g.cycleTime()
@@ -268,11 +331,38 @@ func (g *Graph) assemble(prof *gmon.Profile, opt Options) {
 	for i := range g.ByTime {
 		g.ByTime[i] = i
 	}
-	sort.SliceStable(g.ByTime, func(a, b int) bool { return g.cmpTotal(g.ByTime[a], g.ByTime[b]) < 0 })
+	// Ties keep index order, as a stable sort would leave them.
+	slices.SortFunc(g.ByTime, func(a, b int) int {
+		if c := g.cmpTotal(a, b); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
 	for k, i := range g.ByTime {
 		g.Entries[i].Index = k + 1
 	}
 	g.orderForDisplay()
+}
+
+// topologicalOrder lists the symbols by their topological number (1 to
+// maxOrder), in index order within one number (the members of a cycle
+// share theirs).
+func (g *Graph) topologicalOrder(maxOrder int) []int {
+	n := g.NumSyms
+	start := make([]int, maxOrder+2)
+	for i := 0; i < n; i++ {
+		start[g.Entries[i].TopOrder+1]++
+	}
+	for k := 1; k < len(start); k++ {
+		start[k] += start[k-1]
+	}
+	topo := make([]int, n)
+	for i := 0; i < n; i++ {
+		o := g.Entries[i].TopOrder
+		topo[start[o]] = i
+		start[o]++
+	}
+	return topo
 }
 
 const (
@@ -364,6 +454,13 @@ func (d *numbering) findCycle(child int) {
 // head, and counts the calls into and within each cycle.
 func (g *Graph) linkCycles() {
 	n := g.NumSyms
+	heads := 0
+	for s := 0; s < n; s++ {
+		if g.Entries[s].head == s && g.Entries[s].next >= 0 {
+			heads++
+		}
+	}
+	g.Entries = slices.Grow(g.Entries, heads)
 	num := 0
 	for s := 0; s < n; s++ {
 		if !(g.Entries[s].head == s && g.Entries[s].next >= 0) {
@@ -567,15 +664,24 @@ func (g *Graph) cmpTotal(a, b int) int {
 	return cmp.Compare(ln, rn)
 }
 
-// isIntraCycle reports whether an arc joins two members of one cycle.
-func (g *Graph) isIntraCycle(a *Arc) bool {
-	pc, cc := g.Entries[a.Parent].Cycle, g.Entries[a.Child].Cycle
-	return pc != 0 && cc != 0 && pc == cc
+// intraCycleArcs tells for each arc whether it joins two members of one
+// cycle.
+func (g *Graph) intraCycleArcs() []bool {
+	cycle := make([]int32, len(g.Entries)) // compact copy of each entry's Cycle
+	for i := range g.Entries {
+		cycle[i] = int32(g.Entries[i].Cycle)
+	}
+	intra := make([]bool, len(g.Arcs))
+	for k := range g.Arcs {
+		pc, cc := cycle[g.Arcs[k].Parent], cycle[g.Arcs[k].Child]
+		intra[k] = pc != 0 && cc != 0 && pc == cc
+	}
+	return intra
 }
 
 // cmpArc is gprof's arc order: self-arcs lowest, then arcs inside a cycle
-// by count, then the rest by propagated time and count.
-func (g *Graph) cmpArc(x, y int) int {
+// (intra says which) by count, then the rest by propagated time and count.
+func (g *Graph) cmpArc(intra []bool, x, y int) int {
 	l, r := &g.Arcs[x], &g.Arcs[y]
 	if l.Parent == l.Child {
 		return -1
@@ -583,7 +689,7 @@ func (g *Graph) cmpArc(x, y int) int {
 	if r.Parent == r.Child {
 		return 1
 	}
-	li, ri := g.isIntraCycle(l), g.isIntraCycle(r)
+	li, ri := intra[x], intra[y]
 	switch {
 	case li && ri:
 		return cmp.Compare(l.Count, r.Count)
@@ -607,21 +713,26 @@ func (g *Graph) cmpArc(x, y int) int {
 // which leaves ties in creation order; a stable sort of the creation order
 // gives the same result.
 func (g *Graph) orderForDisplay() {
+	// Every arc is in one parent list and one child list: two arrays hold
+	// all the display lists.
+	parents := make([]int, 0, len(g.Arcs))
+	children := make([]int, 0, len(g.Arcs))
+	// The sorts test only "less": x goes before y when cmpArc(x, y) > 0
+	// (children) or when cmpMember(x, y) > 0 (members).
+	intra := g.intraCycleArcs()
+	ascending := func(x, y int) int { return g.cmpArc(intra, x, y) }
+	descending := func(x, y int) int { return -max(g.cmpArc(intra, x, y), 0) }
 	for i := range g.Entries {
 		e := &g.Entries[i]
-		e.DisplayParents = append([]int(nil), e.Parents...)
-		sort.SliceStable(e.DisplayParents, func(a, b int) bool {
-			return g.cmpArc(e.DisplayParents[a], e.DisplayParents[b]) < 0
-		})
-		e.DisplayChildren = append([]int(nil), e.Children...)
-		sort.SliceStable(e.DisplayChildren, func(a, b int) bool {
-			return g.cmpArc(e.DisplayChildren[a], e.DisplayChildren[b]) > 0
-		})
+		parents = append(parents, e.Parents...)
+		e.DisplayParents = parents[len(parents)-len(e.Parents) : len(parents) : len(parents)]
+		slices.SortStableFunc(e.DisplayParents, ascending)
+		children = append(children, e.Children...)
+		e.DisplayChildren = children[len(children)-len(e.Children) : len(children) : len(children)]
+		slices.SortStableFunc(e.DisplayChildren, descending)
 		if e.IsCycle() {
-			e.DisplayMembers = append([]int(nil), e.Members...)
-			sort.SliceStable(e.DisplayMembers, func(a, b int) bool {
-				return g.cmpMember(e.DisplayMembers[a], e.DisplayMembers[b]) > 0
-			})
+			e.DisplayMembers = slices.Clone(e.Members)
+			slices.SortStableFunc(e.DisplayMembers, func(a, b int) int { return -max(g.cmpMember(a, b), 0) })
 		}
 	}
 }
@@ -713,15 +824,25 @@ func (g *Graph) FlatOrder() []int {
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool {
-		l, r := &g.Entries[order[a]], &g.Entries[order[b]]
+	// Ties keep address order, as a stable sort would leave them.
+	slices.SortFunc(order, func(a, b int) int {
+		l, r := &g.Entries[a], &g.Entries[b]
 		if d := r.Ticks - l.Ticks; d != 0 {
-			return d < 0
+			if d < 0 {
+				return -1
+			}
+			return 1
 		}
 		if l.NCalls != r.NCalls {
-			return l.NCalls > r.NCalls
+			if l.NCalls > r.NCalls {
+				return -1
+			}
+			return 1
 		}
-		return l.Sym.Name < r.Sym.Name
+		if c := strings.Compare(l.Sym.Name, r.Sym.Name); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
 	})
 	return order
 }

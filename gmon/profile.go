@@ -3,6 +3,8 @@ package gmon
 import (
 	"encoding/binary"
 	"slices"
+
+	"github.com/egprof/egprof/internal/pairindex"
 )
 
 // Histogram is one accumulated histogram: the sum of every record read for
@@ -78,7 +80,7 @@ type Profile struct {
 	lastBins uint32
 	hasLast  bool
 
-	arcIndex map[rangeKey]int
+	arcIndex pairindex.Index // positions in Arcs by address pair
 	bbIndex  map[uint64]int
 }
 
@@ -222,9 +224,9 @@ func (p *Profile) addBins(i int, bins []uint16) {
 // reserveArcs prepares the arc table of an empty profile for about n
 // arcs; n is bounded by the size of the input.
 func (p *Profile) reserveArcs(n int) {
-	if !p.checkOnly && p.arcIndex == nil {
-		p.arcIndex = make(map[rangeKey]int, n)
+	if !p.checkOnly && p.Arcs == nil {
 		p.Arcs = make([]ArcRecord, 0, n)
+		pairindex.Reset(&p.arcIndex, p.Arcs, arcKey, n)
 	}
 }
 
@@ -233,17 +235,16 @@ func (p *Profile) addArc(a ArcRecord) {
 	if p.checkOnly {
 		return
 	}
-	if p.arcIndex == nil {
-		p.arcIndex = make(map[rangeKey]int)
-	}
-	k := rangeKey{a.FromPC, a.SelfPC}
-	if i, ok := p.arcIndex[k]; ok {
+	if i := pairindex.Find(&p.arcIndex, p.Arcs, arcKey, a.FromPC, a.SelfPC); i >= 0 {
 		p.Arcs[i].Count += a.Count
 		return
 	}
-	p.arcIndex[k] = len(p.Arcs)
 	p.Arcs = append(p.Arcs, a)
+	pairindex.Insert(&p.arcIndex, p.Arcs, arcKey, len(p.Arcs)-1)
 }
+
+// arcKey is the key pair arcs are indexed by.
+func arcKey(a *ArcRecord) (uint64, uint64) { return a.FromPC, a.SelfPC }
 
 // addBB sums one basic-block count.
 func (p *Profile) addBB(b BBRecord) {

@@ -15,20 +15,117 @@ import (
 // fixed formats v like C's printf("%*.*f", width, prec, v), including the
 // spellings glibc uses for infinities and NaN ("inf", "-nan").
 func fixed(v float64, width, prec int) string {
-	var s string
+	return string(appendFixed(nil, v, width, prec))
+}
+
+// appendFixed appends v formatted as fixed does to b.
+func appendFixed(b []byte, v float64, width, prec int) []byte {
+	start := len(b)
 	switch {
 	case math.IsNaN(v):
 		// The NaN of 0.0/0.0 on x86 has its sign bit set; glibc prints it
 		// as "-nan", which is what gprof shows when the rate is 0.
-		s = "-nan"
+		b = append(b, "-nan"...)
 	case math.IsInf(v, 1):
-		s = "inf"
+		b = append(b, "inf"...)
 	case math.IsInf(v, -1):
-		s = "-inf"
+		b = append(b, "-inf"...)
 	default:
-		s = strconv.FormatFloat(v, 'f', prec, 64)
+		b = appendDecimal(b, v, prec)
 	}
-	return padLeft(s, width)
+	return alignRight(b, start, width)
+}
+
+// pow10 are the scales appendDecimal's fast path handles.
+var pow10 = [...]float64{1, 10, 100, 1000, 10000}
+
+// appendDecimal appends v with prec decimals, rounded as printf rounds
+// (the exact binary value, ties to even). Non-negative values whose
+// scaled value is an integer plus a fraction clear of 0, 1/2 and 1 by
+// more than the scaling's rounding error are formatted from that integer;
+// the rest go through strconv.
+func appendDecimal(b []byte, v float64, prec int) []byte {
+	if prec < len(pow10) && v >= 0 && !math.Signbit(v) {
+		x := v * pow10[prec]
+		if x < 1e15 {
+			n := math.Floor(x)
+			f := x - n
+			// The product is within half an ulp of v*10^prec; one ulp
+			// (at most 1/8 below 1e15) is a safe margin.
+			eps := math.Nextafter(x, math.Inf(1)) - x
+			if f > eps && f < 1-eps && math.Abs(f-0.5) > eps {
+				u := uint64(n)
+				if f > 0.5 {
+					u++
+				}
+				return appendScaled(b, u, prec)
+			}
+		}
+	}
+	return strconv.AppendFloat(b, v, 'f', prec, 64)
+}
+
+// appendScaled appends u / 10^prec with exactly prec decimals.
+func appendScaled(b []byte, u uint64, prec int) []byte {
+	if prec == 0 {
+		return strconv.AppendUint(b, u, 10)
+	}
+	var digits [24]byte
+	d := strconv.AppendUint(digits[:0], u, 10)
+	for len(d) <= prec { // at least one digit before the point
+		d = append(d, 0)
+		copy(d[1:], d)
+		d[0] = '0'
+	}
+	b = append(b, d[:len(d)-prec]...)
+	b = append(b, '.')
+	return append(b, d[len(d)-prec:]...)
+}
+
+// appendUint appends v right-aligned in width columns, as C's "%*d" does.
+func appendUint(b []byte, v uint64, width int) []byte {
+	start := len(b)
+	return alignRight(strconv.AppendUint(b, v, 10), start, width)
+}
+
+// appendUintLeft appends v left-aligned in width columns, as C's "%-*d"
+// does.
+func appendUintLeft(b []byte, v uint64, width int) []byte {
+	start := len(b)
+	b = strconv.AppendUint(b, v, 10)
+	return appendSpaces(b, width-(len(b)-start))
+}
+
+// spaces is a run of blanks to append from.
+const spaces = "                                                                "
+
+// appendSpaces appends n blanks (none when n <= 0).
+func appendSpaces(b []byte, n int) []byte {
+	for n > len(spaces) {
+		b = append(b, spaces...)
+		n -= len(spaces)
+	}
+	if n > 0 {
+		b = append(b, spaces[:n]...)
+	}
+	return b
+}
+
+// alignRight pads the text b[start:] on the left with blanks to width
+// columns; longer text is left as it is.
+func alignRight(b []byte, start, width int) []byte {
+	n := len(b) - start
+	pad := width - n
+	if pad <= 0 {
+		return b
+	}
+	b = appendSpaces(b, pad)
+	copy(b[start+pad:], b[start:start+n])
+	copy(b[start:start+pad], spaces[:min(pad, len(spaces))])
+	for i := start + len(spaces); i < start+pad; i++ {
+		b[i] = ' '
+	}
+	return b
 }
 
 // gfmt formats v like C's "%g".

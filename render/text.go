@@ -2,9 +2,10 @@ package render
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -35,7 +36,14 @@ type Text struct {
 	// names caches each symbol's printed name: demangling is the costly
 	// part of printing, and a function appears on many lines.
 	names []string
+	// fullNames holds each entry's call-graph name (fullName), computed
+	// on first use; fullSpans[i] locates entry i's in it (n == 0: not yet).
+	fullNames []byte
+	fullSpans []span
 }
+
+// span is where a name lies in a buffer of names.
+type span struct{ off, n int32 }
 
 // Naming is how egprof's own outputs spell function names under these
 // options: the naming options of gprof's sections apply the same way.
@@ -115,20 +123,48 @@ func (t *Text) fileName(f string) string {
 }
 
 // fullName adds the cycle and index decorations of the call graph.
-func (t *Text) fullName(i int) string {
+func (t *Text) fullName(i int) string { return string(t.appendFullName(nil, i)) }
+
+// appendFullName appends fullName(i) to b.
+func (t *Text) appendFullName(b []byte, i int) []byte {
+	if t.fullSpans == nil {
+		t.fullSpans = make([]span, len(t.g.Entries))
+	}
+	sp := t.fullSpans[i]
+	if sp.n == 0 {
+		off := len(t.fullNames)
+		t.fullNames = t.decorate(t.fullNames, i)
+		sp = span{int32(off), int32(len(t.fullNames) - off)}
+		t.fullSpans[i] = sp
+	}
+	return append(b, t.fullNames[sp.off:sp.off+sp.n]...)
+}
+
+// decorate appends entry i's name with its cycle and index number.
+func (t *Text) decorate(b []byte, i int) []byte {
 	e := &t.g.Entries[i]
-	n := t.name(i)
+	b = append(b, t.name(i)...)
 	if e.Cycle != 0 {
-		n += " <cycle " + strconv.Itoa(e.Cycle) + ">"
+		b = append(b, " <cycle "...)
+		b = strconv.AppendInt(b, int64(e.Cycle), 10)
+		b = append(b, '>')
 	}
 	if e.Index != 0 {
-		if e.PrintFlag {
-			n += " [" + strconv.Itoa(e.Index) + "]"
-		} else {
-			n += " (" + strconv.Itoa(e.Index) + ")"
-		}
+		b = appendIndexTag(b, e)
 	}
-	return n
+	return b
+}
+
+// appendIndexTag appends an entry's index number as the call graph and
+// the index print it: "[N]" for a printed entry, "(N)" for one left out.
+func appendIndexTag(b []byte, e *callgraph.Entry) []byte {
+	open, end := byte('('), byte(')')
+	if e.PrintFlag {
+		open, end = '[', ']'
+	}
+	b = append(b, ' ', open)
+	b = strconv.AppendInt(b, int64(e.Index), 10)
+	return append(b, end)
 }
 
 // siPrefixes are the per-call unit prefixes in the order gprof tries them.
@@ -222,30 +258,30 @@ func (t *Text) Flat() {
 		}
 		line = line[:0]
 		if t.opt.Traditional {
-			line = append(line, fixed(pct, 5, 1)...)
+			line = appendFixed(line, pct, 5, 1)
 			line = append(line, ' ')
-			line = append(line, fixed(accum/hz, 10, 2)...)
+			line = appendFixed(line, accum/hz, 10, 2)
 		} else {
-			line = append(line, fixed(pct, 6, 2)...)
+			line = appendFixed(line, pct, 6, 2)
 			line = append(line, ' ')
-			line = append(line, fixed(accum/hz, 9, 2)...)
+			line = appendFixed(line, accum/hz, 9, 2)
 		}
 		line = append(line, ' ')
-		line = append(line, fixed(e.Ticks/hz, 8, 2)...)
+		line = appendFixed(line, e.Ticks/hz, 8, 2)
 		if e.NCalls != 0 {
 			calls := float64(e.NCalls)
 			line = append(line, ' ')
-			line = append(line, padLeft(strconv.FormatUint(e.NCalls, 10), 8)...)
+			line = appendUint(line, e.NCalls, 8)
 			line = append(line, ' ')
-			line = append(line, fixed(scale*e.Ticks/hz/calls, 8, 2)...)
+			line = appendFixed(line, scale*e.Ticks/hz/calls, 8, 2)
 			line = append(line, ' ')
-			line = append(line, fixed(scale*(e.Ticks+e.ChildTime)/hz/calls, 8, 2)...)
+			line = appendFixed(line, scale*(e.Ticks+e.ChildTime)/hz/calls, 8, 2)
 			line = append(line, "  "...)
 		} else {
-			line = append(line, strings.Repeat(" ", 29)...)
+			line = appendSpaces(line, 29)
 		}
 		if t.opt.Traditional {
-			line = append(line, t.fullName(i)...)
+			line = t.appendFullName(line, i)
 		} else {
 			line = append(line, t.name(i)...)
 		}
@@ -292,111 +328,170 @@ func (t *Text) CallGraph() {
 	} else {
 		w.WriteString("index % time    self  children    called     name\n")
 	}
-	blank := func(n int) string { return strings.Repeat(" ", n) }
+	var b []byte
+	ends := newArcEnds(g)
 	for _, i := range g.ByTime {
 		e := &g.Entries[i]
 		if (!t.opt.ShowZeros && e.NCalls == 0 && e.SelfCalls == 0 && e.PropSelf == 0 && e.PropChild == 0) ||
 			!e.PrintFlag || (t.opt.LineGranularity && (e.IsCycle() || !e.Sym.IsFunc)) {
 			continue
 		}
-		idx := cut(padRight("["+strconv.Itoa(e.Index)+"]", 6), 6)
-		pct := fixed(100*(e.PropSelf+e.PropChild)/printTime, 5, 1)
+		b = b[:0]
 		if e.IsCycle() {
-			fmt.Fprintf(w, "%s %s %s %s %7d", idx, pct, fixed(e.PropSelf/hz, 7, 2), fixed(e.PropChild/hz, childW, 2), e.NCalls)
-			if e.SelfCalls != 0 {
-				fmt.Fprintf(w, "+%-7d", e.SelfCalls)
-			} else {
-				w.WriteString(blank(8))
-			}
-			fmt.Fprintf(w, " <cycle %d as a whole> [%d]\n", e.Cycle, e.Index)
+			b = t.appendPrimary(b, e, hz, printTime, childW)
+			b = append(b, ' ')
+			b = appendUint(b, e.NCalls, 7)
+			b = appendSelfCalls(b, e.SelfCalls)
+			b = append(b, " <cycle "...)
+			b = strconv.AppendInt(b, int64(e.Cycle), 10)
+			b = append(b, " as a whole> ["...)
+			b = strconv.AppendInt(b, int64(e.Index), 10)
+			b = append(b, "]\n"...)
 			for _, m := range e.DisplayMembers {
 				me := &g.Entries[m]
-				fmt.Fprintf(w, "%s %s %s %7d", blank(12), fixed(me.PropSelf/hz, 7, 2), fixed(me.PropChild/hz, childW, 2), me.NCalls)
-				if me.SelfCalls != 0 {
-					fmt.Fprintf(w, "+%-7d", me.SelfCalls)
-				} else {
-					w.WriteString(blank(8))
-				}
-				w.WriteString("     ")
-				w.WriteString(t.fullName(m))
-				w.WriteString("\n")
+				b = appendSpaces(b, 13)
+				b = appendFixed(b, me.PropSelf/hz, 7, 2)
+				b = append(b, ' ')
+				b = appendFixed(b, me.PropChild/hz, childW, 2)
+				b = append(b, ' ')
+				b = appendUint(b, me.NCalls, 7)
+				b = appendSelfCalls(b, me.SelfCalls)
+				b = append(b, "     "...)
+				b = t.appendFullName(b, m)
+				b = append(b, '\n')
 			}
 		} else {
-			t.parents(i, childW)
-			fmt.Fprintf(w, "%s %s %s %s", idx, pct, fixed(e.PropSelf/hz, 7, 2), fixed(e.PropChild/hz, childW, 2))
+			b = t.appendParents(b, ends, i, childW)
+			b = t.appendPrimary(b, e, hz, printTime, childW)
 			if e.NCalls+e.SelfCalls != 0 {
-				fmt.Fprintf(w, " %7d", e.NCalls)
-				if e.SelfCalls != 0 {
-					fmt.Fprintf(w, "+%-7d ", e.SelfCalls)
-				} else {
-					w.WriteString(blank(9))
-				}
+				b = append(b, ' ')
+				b = appendUint(b, e.NCalls, 7)
+				b = appendSelfCalls(b, e.SelfCalls)
+				b = append(b, ' ')
 			} else {
-				w.WriteString(blank(17))
+				b = appendSpaces(b, 17)
 			}
-			w.WriteString(t.fullName(i))
-			w.WriteString("\n")
-			t.children(i, childW)
+			b = t.appendFullName(b, i)
+			b = append(b, '\n')
+			b = t.appendChildren(b, ends, i, childW)
 		}
 		if bsd {
-			w.WriteString("\n")
+			b = append(b, '\n')
 		}
-		w.WriteString("-----------------------------------------------\n")
+		b = append(b, "-----------------------------------------------\n"...)
 		if bsd {
-			w.WriteString("\n")
+			b = append(b, '\n')
 		}
+		w.Write(b)
 	}
 	if !t.opt.Brief && !bsd {
 		w.WriteString(CallGraphBlurb)
 	}
 }
 
-func (t *Text) arcLine(a *callgraph.Arc, other int, intra bool, total uint64, childW int) {
-	g := t.g
-	hz := float64(g.HZ)
-	w := t.w
-	if intra {
-		fmt.Fprintf(w, "%s %s %7d %7s     ", strings.Repeat(" ", 12), strings.Repeat(" ", 8+childW), a.Count, "")
-	} else {
-		fmt.Fprintf(w, "%s %s %s %7d/%-7d     ", strings.Repeat(" ", 12), fixed(a.Time/hz, 7, 2), fixed(a.ChildTime/hz, childW, 2), a.Count, total)
+// appendPrimary appends the start of an entry's primary line: its index
+// number in brackets, percentage of the total time, self and children
+// time.
+func (t *Text) appendPrimary(b []byte, e *callgraph.Entry, hz, printTime float64, childW int) []byte {
+	start := len(b)
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(e.Index), 10)
+	b = append(b, ']')
+	if len(b)-start > 6 {
+		b = b[:start+6] // printf's "%-6.6s"
 	}
-	w.WriteString(t.fullName(other))
-	w.WriteString("\n")
+	b = appendSpaces(b, start+6-len(b))
+	b = append(b, ' ')
+	b = appendFixed(b, 100*(e.PropSelf+e.PropChild)/printTime, 5, 1)
+	b = append(b, ' ')
+	b = appendFixed(b, e.PropSelf/hz, 7, 2)
+	b = append(b, ' ')
+	return appendFixed(b, e.PropChild/hz, childW, 2)
 }
 
-func (t *Text) parents(child, childW int) {
+// appendSelfCalls appends "+N" left-aligned in 8 columns, or 8 blanks when
+// there are no self-calls.
+func appendSelfCalls(b []byte, n uint64) []byte {
+	if n == 0 {
+		return appendSpaces(b, 8)
+	}
+	return appendUintLeft(append(b, '+'), n, 7)
+}
+
+// appendArcLine appends a parent or child line: the time that flowed along
+// the arc (none inside a cycle), its count over the callee's total calls,
+// and the other end's name.
+func (t *Text) appendArcLine(b []byte, a *callgraph.Arc, other int, intra bool, total uint64, childW int) []byte {
+	hz := float64(t.g.HZ)
+	b = appendSpaces(b, 13)
+	if intra {
+		b = appendSpaces(b, 8+childW+1)
+		b = appendUint(b, a.Count, 7)
+		b = appendSpaces(b, 13)
+	} else {
+		b = appendFixed(b, a.Time/hz, 7, 2)
+		b = append(b, ' ')
+		b = appendFixed(b, a.ChildTime/hz, childW, 2)
+		b = append(b, ' ')
+		b = appendUint(b, a.Count, 7)
+		b = append(b, '/')
+		b = appendUintLeft(b, total, 7)
+		b = append(b, "     "...)
+	}
+	b = t.appendFullName(b, other)
+	return append(b, '\n')
+}
+
+func (t *Text) appendParents(b []byte, ends *arcEnds, child, childW int) []byte {
 	g := t.g
 	e := &g.Entries[child]
 	if len(e.Parents) == 0 {
-		fmt.Fprintf(t.w, "%s %s %7s %7s     <spontaneous>\n", strings.Repeat(" ", 12), strings.Repeat(" ", 8+childW), "", "")
-		return
+		b = appendSpaces(b, 13+8+childW+1+7+1+7)
+		return append(b, "     <spontaneous>\n"...)
 	}
-	total := e.NCalls
-	if c := g.CycleEntry(child); c >= 0 {
-		total = g.Entries[c].NCalls
-	}
+	total := ends.calls[child]
+	cyc := ends.cycle[child]
 	for _, a := range e.DisplayParents {
 		arc := &g.Arcs[a]
 		p := arc.Parent
-		intra := p == child || (e.Cycle != 0 && g.Entries[p].Cycle == e.Cycle)
-		t.arcLine(arc, p, intra, total, childW)
+		intra := p == child || (cyc != 0 && ends.cycle[p] == cyc)
+		b = t.appendArcLine(b, arc, p, intra, total, childW)
 	}
+	return b
 }
 
-func (t *Text) children(parent, childW int) {
+func (t *Text) appendChildren(b []byte, ends *arcEnds, parent, childW int) []byte {
 	g := t.g
 	e := &g.Entries[parent]
 	for _, a := range e.DisplayChildren {
 		arc := &g.Arcs[a]
 		c := arc.Child
-		ce := &g.Entries[c]
-		intra := c == parent || (ce.Cycle != 0 && ce.Cycle == e.Cycle)
-		total := ce.NCalls
-		if h := g.CycleEntry(c); h >= 0 {
-			total = g.Entries[h].NCalls
-		}
-		t.arcLine(arc, c, intra, total, childW)
+		cyc := ends.cycle[c]
+		intra := c == parent || (cyc != 0 && cyc == ends.cycle[parent])
+		b = t.appendArcLine(b, arc, c, intra, ends.calls[c], childW)
 	}
+	return b
+}
+
+// arcEnds is what the call graph's arc lines need of the entry at an arc's
+// other end, copied into two compact arrays: the entries themselves are
+// large and an arc's ends are anywhere among them.
+type arcEnds struct {
+	cycle []int32  // the entry's cycle number, 0 if none
+	calls []uint64 // the calls its lines divide by: its cycle's, or its own
+}
+
+func newArcEnds(g *callgraph.Graph) *arcEnds {
+	ends := &arcEnds{cycle: make([]int32, len(g.Entries)), calls: make([]uint64, len(g.Entries))}
+	for i := range g.Entries {
+		e := &g.Entries[i]
+		ends.cycle[i] = int32(e.Cycle)
+		ends.calls[i] = e.NCalls
+		if h := g.CycleEntry(i); h >= 0 {
+			ends.calls[i] = g.Entries[h].NCalls
+		}
+	}
+	return ends
 }
 
 // Index writes the index by function name.
@@ -411,7 +506,14 @@ func (t *Text) Index() {
 		}
 		names = append(names, i)
 	}
-	sort.SliceStable(names, func(a, b int) bool { return g.Syms.Syms[names[a]].Name < g.Syms.Syms[names[b]].Name })
+	syms := g.Syms.Syms
+	// Equal names keep address order, as gprof's stable sort leaves them.
+	slices.SortFunc(names, func(a, b int) int {
+		if c := strings.Compare(syms[a].Name, syms[b].Name); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
 	nnames := len(names)
 	for c := g.NumSyms; c < len(g.Entries); c++ {
 		names = append(names, c)
@@ -421,19 +523,15 @@ func (t *Text) Index() {
 	w.WriteString("Index by function name\n\n")
 	colWidth := (t.opt.Width - 1) / 3
 	rows := (len(names) + 2) / 3
-	var line []byte
+	var line, tag []byte
 	for r := 0; r < rows; r++ {
 		col, start := 0, 0
 		line = line[:0]
 		for j := r; j < len(names); j += rows {
 			i := names[j]
 			e := &g.Entries[i]
-			var buf string
-			if e.PrintFlag {
-				buf = "[" + strconv.Itoa(e.Index) + "]"
-			} else {
-				buf = "(" + strconv.Itoa(e.Index) + ")"
-			}
+			tag = appendIndexTag(tag[:0], e)[1:] // without the leading blank
+			buf := string(tag)
 			label := ""
 			if j < nnames {
 				label = t.name(i)

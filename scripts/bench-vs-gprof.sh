@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # bench-vs-gprof.sh: time egprof against GNU gprof on the synthetic benchmark
 # profile (20,000 functions, 100,000 arcs; see internal/progen), for the option
-# sets -b -p, -b -q, -b and the default full output. Prints, per option set, the median wall time of N runs of each
-# tool, their ratio (gprof/egprof: above 1 means egprof is faster), the peak
-# RSS of each, and whether the two outputs are identical.
+# sets -b -p, -b -q, -b and the default full output. Prints, per option set,
+# the median wall time and the median CPU time (user + system) of N runs of
+# each tool with their ratios (gprof/egprof: above 1 means egprof is
+# faster), the median peak RSS of each with their ratio (egprof/gprof:
+# below 1 means egprof needs less), and whether the two outputs are
+# identical.
 #
 # Usage: scripts/bench-vs-gprof.sh [-n RUNS] [-k]
 #   -n RUNS   runs per measurement (default 7, or $BENCH_RUNS)
@@ -132,14 +135,23 @@ median() {
 	grep -o '"median": *[0-9.eE+-]*' "$json" | head -1 | sed 's/.*: *//' | awk '{printf "%.3f\n", $1}'
 }
 
-# rss CMD...: peak resident set size in MiB of one run, or n/a.
-rss() {
+# cpu_rss CMD...: median CPU time (user + system, seconds) and median peak
+# resident set size (MiB) of $runs runs, or "n/a n/a".
+cpu_rss() {
 	if [[ -z $have_time ]]; then
-		echo n/a
+		echo n/a n/a
 		return
 	fi
-	/usr/bin/time -v -o "$work/time.txt" "$@" >/dev/null 2>&1 || true
-	awk -F': *' '/Maximum resident set size/ {printf "%.1f\n", $2 / 1024}' "$work/time.txt"
+	local i
+	: >"$work/cpu_rss.txt"
+	for ((i = 0; i < runs; i++)); do
+		/usr/bin/time -f '%U %S %M' -o "$work/time.txt" "$@" >/dev/null 2>&1 || true
+		awk '{ printf "%.3f %.1f\n", $1 + $2, $3 / 1024 }' "$work/time.txt" >>"$work/cpu_rss.txt"
+	done
+	local c m
+	c=$(cut -d' ' -f1 "$work/cpu_rss.txt" | sort -g | awk '{a[NR]=$1} END { print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2 }')
+	m=$(cut -d' ' -f2 "$work/cpu_rss.txt" | sort -g | awk '{a[NR]=$1} END { print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2 }')
+	echo "$c $m"
 }
 
 # ratio A B: A/B with two decimals, or n/a.
@@ -150,8 +162,8 @@ ratio() {
 
 log "profile: $SYNTH_BINARY"
 log "GNU gprof: $gprof; runs per measurement: $runs; hyperfine: $([[ -n $have_hyperfine ]] && echo yes || echo no)"
-printf '%-10s %10s %10s %8s %10s %11s %9s  %s\n' \
-	options "gprof s" "egprof s" ratio "gprof MiB" "egprof MiB" "RSS ratio" "output"
+printf '%-10s %8s %9s %6s %8s %9s %6s %9s %10s %6s  %s\n' \
+	options "gprof s" "egprof s" ratio "gprof cpu" "egprof cpu" ratio "gprof MiB" "egprof MiB" "RSS x" "output"
 for set in "-b -p" "-b -q" "-b" ""; do
 	read -r -a opts <<<"$set"
 	g=("$gprof" "${opts[@]}" "$SYNTH_BINARY" "$SYNTH_GMON")
@@ -174,8 +186,8 @@ for set in "-b -p" "-b -q" "-b" ""; do
 
 	gt=$(median "${g[@]}")
 	et=$(median "${e[@]}")
-	gm=$(rss "${g[@]}")
-	em=$(rss "${e[@]}")
-	printf '%-10s %10s %10s %8s %10s %11s %9s  %s\n' \
-		"${set:-(full)}" "$gt" "$et" "$(ratio "$gt" "$et")" "$gm" "$em" "$(ratio "$gm" "$em")" "$same"
+	read -r gc gm <<<"$(cpu_rss "${g[@]}")"
+	read -r ec em <<<"$(cpu_rss "${e[@]}")"
+	printf '%-10s %8s %9s %6s %8s %9s %6s %9s %10s %6s  %s\n' \
+		"${set:-(full)}" "$gt" "$et" "$(ratio "$gt" "$et")" "$gc" "$ec" "$(ratio "$gc" "$ec")" "$gm" "$em" "$(ratio "$em" "$gm")" "$same"
 done

@@ -17,6 +17,14 @@ import (
 // with gprof's default options.
 func Graph(t testing.TB, exe string, gmons ...string) *callgraph.Graph {
 	t.Helper()
+	tab, prof := Load(t, exe, gmons...)
+	return callgraph.Build(tab, prof, callgraph.Options{})
+}
+
+// Load loads an executable's symbols with gprof's default options and sums
+// its gmon files; the executable is closed when the test ends.
+func Load(t testing.TB, exe string, gmons ...string) (*symtab.Table, *gmon.Profile) {
+	t.Helper()
 	tab, err := symtab.Load(exe, symtab.Options{})
 	require.NoError(t, err)
 	prof := gmon.NewProfile(tab.Target, gmon.FormatAuto)
@@ -26,5 +34,5 @@ func Graph(t testing.TB, exe string, gmons ...string) *callgraph.Graph {
 		_, err = prof.AddData(data, name)
 		require.NoError(t, err)
 	}
-	return callgraph.Build(tab, prof, callgraph.Options{})
+	return tab, prof
 }
