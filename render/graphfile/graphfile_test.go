@@ -161,7 +161,8 @@ func TestGraphGMLAndDOTStructure(t *testing.T) {
 			} else {
 				assert.Contains(t, first, fmt.Sprintf("all %d functions and %d arcs shown", len(tc.p.Functions), len(tc.p.Arcs)))
 			}
-			// Every kept function's name starts a node label.
+			// Every kept function's short name starts a node label, and
+			// its full name starts the tooltip.
 			names := graphNames(tc.p, tc.opt.Naming)
 			for k, m := range nodes {
 				i := sel.Nodes[k]
@@ -169,8 +170,9 @@ func TestGraphGMLAndDOTStructure(t *testing.T) {
 				if tc.opt.Naming.Demangle {
 					assert.True(t, strings.HasPrefix(want, symtab.Demangle(tc.p.Functions[i].Name, symtab.StyleAuto)))
 				}
-				prefix := "label=" + strings.TrimSuffix(dotString(dotName(want)), `"`) + `\n`
+				prefix := "label=" + strings.TrimSuffix(dotString(dotName(shortName(want))), `"`) + `\n`
 				assert.True(t, strings.HasPrefix(m[2], prefix), "node %d: %s", k, m[2])
+				assert.Contains(t, m[2], "tooltip="+strings.TrimSuffix(dotString(want), `"`), "node %d", k)
 			}
 		})
 	}
@@ -537,7 +539,7 @@ func TestGraphColours(t *testing.T) {
 			nodes := map[string]map[string]string{}
 			for _, m := range dotNodeLine.FindAllStringSubmatch(dot, -1) {
 				a := dotAttrs(t, m[2])
-				name, _, _ := strings.Cut(a["label"], "\n")
+				name := a["tooltip"] // the full name; the label has the short one
 				byID[m[1]] = name
 				nodes[name] = a
 			}
