@@ -166,6 +166,15 @@ func sectionData(f *elf.File, sec *elf.Section) ([]byte, error) {
 	if sec.Flags&elf.SHF_COMPRESSED != 0 && sec.Size > maxSection {
 		return nil, fmt.Errorf("section %s: implausible size %d", sec.Name, sec.Size)
 	}
+	if sec.Flags&elf.SHF_COMPRESSED == 0 && sec.FileSize > 0 {
+		// A section that claims to run past the end of the file is
+		// refused before anything is allocated for it (reading it would
+		// allocate up to the claimed size before finding the end).
+		var last [1]byte
+		if _, err := sec.ReadAt(last[:], int64(sec.FileSize-1)); err != nil {
+			return nil, fmt.Errorf("reading section %s: %w", sec.Name, io.ErrUnexpectedEOF)
+		}
+	}
 	data, err := sec.Data()
 	if err != nil {
 		return nil, fmt.Errorf("reading section %s: %w", sec.Name, err)
