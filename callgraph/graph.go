@@ -144,6 +144,15 @@ func (g *Graph) flatSelected(addr uint64) bool {
 // FlatSelected reports whether symbol i is shown in the flat profile.
 func (g *Graph) FlatSelected(i int) bool { return g.flatSelected(g.Syms.Syms[i].Addr) }
 
+// Seconds is the profile's total time in seconds, the flat profile's
+// total (0 without a sampling rate).
+func (g *Graph) Seconds() float64 {
+	if g.HZ == 0 {
+		return 0
+	}
+	return g.TotalTime / float64(g.HZ)
+}
+
 // assignSamples shares each bin's count among the symbols it overlaps, in
 // proportion to the overlap, as gprof does (bins and symbols measured in
 // 2-byte units, bin edges truncated).

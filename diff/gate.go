@@ -80,8 +80,8 @@ func (p *Profile) PlusTotal() float64 { return total(p.Plus, p.PlusScale) }
 func (p *Profile) MinusTotal() float64 { return total(p.Minus, p.MinusScale) }
 
 func total(g *callgraph.Graph, scale float64) float64 {
-	if g == nil || g.HZ == 0 {
+	if g == nil {
 		return 0
 	}
-	return scaleOf(scale) * g.TotalTime / float64(g.HZ)
+	return scaleOf(scale) * g.Seconds()
 }

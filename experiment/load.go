@@ -192,9 +192,6 @@ func (ps *profiles) readRow(e *Experiment, opt LoadOptions, i int, obs *Observat
 		}
 	}
 	obs.Present = ps.present[t]
-	obs.Total = 0
-	if hz > 0 {
-		obs.Total = g.TotalTime / hz
-	}
+	obs.Total = g.Seconds()
 	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 )
@@ -116,7 +115,7 @@ func WriteImpactTSV(w io.Writer, data ImpactData) error {
 		"plus_total_s", "minus_total_s", "total_delta_s", "plus_calls", "minus_calls", "calls_delta", "ratio", "impact_pct", "within_noise"}, "\t") + "\n")
 	for _, r := range data.Rows {
 		ratio := ""
-		if r.Ratio != nil && !math.IsInf(*r.Ratio, 0) {
+		if r.Ratio != nil {
 			ratio = g(*r.Ratio)
 		}
 		row := []string{clean.Replace(r.Name), clean.Replace(r.Symbol), strconv.FormatBool(r.PlusPresent), strconv.FormatBool(r.MinusPresent),

@@ -66,6 +66,7 @@ func (t *Table) WithLineSymbols() (*Table, error) {
 		// gprof still rebuilds its table, which drops a symbol whose
 		// range is empty (data_start in ordinary executables).
 		nt := *t
+		nt.functions = t.Functions()
 		nt.setSyms(finalize(append([]Symbol(nil), t.Syms...), t.TextEnd))
 		return &nt, nil
 	}
@@ -82,8 +83,19 @@ func (t *Table) WithLineSymbols() (*Table, error) {
 	all = append(all, lineSyms...)
 	all = append(all, t.Syms...)
 	nt := *t
+	nt.functions = t.Functions()
 	nt.setSyms(finalize(all, t.TextEnd))
 	return &nt, nil
+}
+
+// Functions returns the table of function symbols this table was made
+// from by WithLineSymbols, or the table itself when it holds no line
+// symbols.
+func (t *Table) Functions() *Table {
+	if t.functions != nil {
+		return t.functions
+	}
+	return t
 }
 
 // walkLines visits every byte of .text and counts (or, with out, creates)

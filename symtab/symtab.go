@@ -75,6 +75,10 @@ type Table struct {
 	// executable has no readable symbol table.
 	CodeSymbolAddrs []uint64
 
+	// functions is the table this one was derived from by -l's line
+	// symbols (nil for a table of function symbols); see Functions.
+	functions *Table
+
 	// kept lists the selected symbols in .symtab order, before aliases
 	// were merged: gprof looks up their source lines in that order, and
 	// BFD's answers can depend on the order of lookups.

@@ -7,8 +7,6 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"github.com/egprof/egprof/internal/oserr"
-	"github.com/egprof/egprof/ranks"
 	"io"
 	"os"
 	"strings"
@@ -17,6 +15,8 @@ import (
 	"github.com/egprof/egprof/diff"
 	"github.com/egprof/egprof/gmon"
 	"github.com/egprof/egprof/internal/atomicfile"
+	"github.com/egprof/egprof/internal/oserr"
+	"github.com/egprof/egprof/ranks"
 	"github.com/egprof/egprof/render"
 	"github.com/egprof/egprof/render/graphfile"
 	"github.com/egprof/egprof/render/pprof"
@@ -103,30 +103,32 @@ func (c *config) classic(tab *symtab.Table, prof *gmon.Profile, files []string, 
 	if style&styleGraph != 0 && !prof.HasArcs {
 		return fail("%s: gmon.out file is missing call-graph data\n", c.argv0)
 	}
-	if err := c.checkBelongs(prof, tab); err != nil {
-		msg := fmt.Sprintf("%s does not belong to %s: %v", strings.Join(files, ", "), tab.Path, err)
-		if c.ext.mode != modeClassic {
-			return fail("%s: %s\n", c.argv0, msg)
+	// The rank analysis has checked every rank's file already.
+	if c.ext.mode != modeRanks {
+		if err := c.checkBelongs(prof, tab); err != nil {
+			msg := fmt.Sprintf("%s does not belong to %s: %v", strings.Join(files, ", "), tab.Path, err)
+			if c.ext.mode != modeClassic {
+				return fail("%s: %s\n", c.argv0, msg)
+			}
+			// gprof prints whatever numbers a foreign profile gives;
+			// egprof keeps its output and exit status and says so.
+			fmt.Fprintf(stderr, "%s: warning: %s; its numbers cannot be trusted\n", c.argv0, msg)
 		}
-		// gprof prints whatever numbers a foreign profile gives; egprof
-		// keeps its output and exit status and says so on stderr.
-		fmt.Fprintf(stderr, "%s: warning: %s; its numbers cannot be trusted\n", c.argv0, msg)
+	}
+	if c.ext.mode == modeDiff {
+		return c.reportDiff(g, style, stdin, stdout, stderr)
 	}
 
 	t := render.NewText(stdout, g, c.textOptions())
 	if style&styleInfo != 0 {
 		t.MarkPrinted()
 	}
-	if c.ext.mode == modeDiff {
-		return c.reportDiff(g, style, stdin, stdout, stderr)
-	}
-	if c.ext.wantsGraphFiles() {
-		if code := c.writeGraphFiles(diff.Single(g, diff.Options{KeepAll: c.showZeros}), stderr); code != 0 {
+	if c.ext.wantsGraphFiles() || c.ext.pprof != "" {
+		single := diff.Single(g, diff.Options{KeepAll: c.showZeros})
+		if code := c.writeGraphFiles(single, stderr); code != 0 {
 			return code
 		}
-	}
-	if c.ext.pprof != "" {
-		if code := c.writePProf(diff.Single(g, diff.Options{KeepAll: c.showZeros}), c.rankProfiles(tab, rankInputs), stderr); code != 0 {
+		if code := c.writePProf(single, c.rankProfiles(tab, rankInputs), stderr); code != 0 {
 			return code
 		}
 	}
@@ -154,7 +156,7 @@ func (c *config) classic(tab *symtab.Table, prof *gmon.Profile, files []string, 
 // checkBelongs runs the belonging check of prof against the executable tab
 // was loaded from.
 func (c *config) checkBelongs(prof *gmon.Profile, tab *symtab.Table) error {
-	own := c.ownSymbols(tab, c.line)
+	own := c.ownSymbols(tab)
 	if own == nil {
 		return nil // the executable's own symbols cannot be had: nothing to check against
 	}
@@ -162,12 +164,12 @@ func (c *config) checkBelongs(prof *gmon.Profile, tab *symtab.Table) error {
 }
 
 // ownSymbols returns the executable's own function symbols, which the
-// belonging check needs: tab itself, unless -a, -D, -R, -S or the line
-// symbols of -l (hasLines) changed them; then they are loaded again. It
-// returns nil when they cannot be loaded.
-func (c *config) ownSymbols(tab *symtab.Table, hasLines bool) *symtab.Table {
-	if !(c.noStatic || c.ignoreNonFunc || c.mapFile != "" || c.externalSyms != "" || hasLines) {
-		return tab
+// belonging check needs: those of tab (without -l's line symbols), unless
+// -a, -D, -R or -S changed them; then they are loaded again. It returns nil
+// when they cannot be loaded.
+func (c *config) ownSymbols(tab *symtab.Table) *symtab.Table {
+	if !(c.noStatic || c.ignoreNonFunc || c.mapFile != "" || c.externalSyms != "") {
+		return tab.Functions()
 	}
 	own, err := symtab.Load(tab.Path, symtab.Options{})
 	if err != nil {
@@ -407,7 +409,7 @@ func (c *config) diffScaling(plus, minus *callgraph.Graph, stderr io.Writer) (di
 		return diff.Options{PlusScale: 1 / float64(np), MinusScale: 1 / float64(nm)},
 			fmt.Sprintf("mean of each side's profiles ('+' / %d, '-' / %d)", np, nm)
 	case "total":
-		pt, mt := diff.Single(plus, diff.Options{}).PlusTotal(), diff.Single(minus, diff.Options{}).PlusTotal()
+		pt, mt := plus.Seconds(), minus.Seconds()
 		if mt > 0 && pt > 0 {
 			k := pt / mt
 			return diff.Options{MinusScale: k}, fmt.Sprintf("total ('-' scaled by %.4g to the total time of '+')", k)

@@ -40,10 +40,7 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 		return 1
 	}
 	o := &c.ext.rank
-	format := c.ext.format
-	if format == "" {
-		format = "text"
-	}
+	format := orDefault(c.ext.format, "text")
 
 	// The executable as gprof loads it (with -l's line symbols, for the
 	// classic sections), and at function granularity for the analysis.
@@ -51,14 +48,7 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 	if code != 0 {
 		return code
 	}
-	anaTab := tab
-	if c.line {
-		t, err := symtab.Load(c.image, c.symtabOptions())
-		if err != nil {
-			return fail("%s: %v\n", c.argv0, err)
-		}
-		anaTab = t
-	}
+	anaTab := tab.Functions()
 
 	inputs := make([]ranks.Input, len(c.gmonFiles))
 	var firstSummary string
@@ -107,7 +97,7 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 		Format:   c.format,
 		Sum:      classic || o.saveSummary != "",
 		Progress: bar.update,
-		Belongs:  c.ownSymbols(anaTab, false),
+		Belongs:  c.ownSymbols(anaTab),
 		OnFile: func(f *gmon.File, p *gmon.Profile) {
 			if c.style&styleInfo != 0 {
 				printFileInfo(stdout, f, p)
