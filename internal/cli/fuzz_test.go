@@ -22,3 +22,35 @@ func FuzzSplitArgs(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseCommandLine feeds whole command lines (words separated by NUL)
+// through egprof's option table, gprof's and egprof's own options alike:
+// never a panic; a command that stops with a failure says why on stderr;
+// one that goes on has at least one profile to read.
+func FuzzParseCommandLine(f *testing.F) {
+	f.Add("-b\x00-p\x00prog\x00gmon.out", false)
+	f.Add("--diff=b.out\x00--diff-scale=mean\x00--impact\x00--format=json\x00prog\x00a.out", false)
+	f.Add("--ranks\x00--rank-activity=MPI_*\x00--save-summary=s.sum\x00prog\x00r0\x00r1", false)
+	f.Add("-k\x00a/b\x00-Qmain\x00-q\x00-l\x00-A\x00-x\x00-I\x00src:lib\x00-w\x0040", true)
+	f.Add("--experiment=t.tsv\x00--sort=rsd\x00--graph=g.svg\x00--pprof=p.pb.gz\x00-v", false)
+	f.Add("--no-such\x00-Z\x00--demangle=java\x00--function-ordering\x00--file-ordering=m", false)
+	f.Fuzz(func(t *testing.T, cmdline string, posix bool) {
+		argv := append([]string{"egprof"}, strings.Split(cmdline, "\x00")...)
+		for _, a := range argv {
+			if strings.HasPrefix(a, "@") {
+				return // response files read the disk; FuzzSplitArgs covers their words
+			}
+		}
+		env := func(name string) (string, bool) { return "", posix && name == "POSIXLY_CORRECT" }
+		var out, errw strings.Builder
+		c, stop := parseCommandLine(argv, env, &out, &errw)
+		switch {
+		case stop != nil && stop.code != 0 && errw.Len() == 0:
+			t.Fatalf("%q: exit status %d without a message", argv, stop.code)
+		case stop == nil && c == nil:
+			t.Fatalf("%q: neither a configuration nor an exit status", argv)
+		case stop == nil && len(c.gmonFiles) == 0:
+			t.Fatalf("%q: no profile to read", argv)
+		}
+	})
+}
