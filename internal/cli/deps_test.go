@@ -47,6 +47,32 @@ func sourcePackages(t *testing.T) map[string]*build.Package {
 	return pkgs
 }
 
+// moduleDeps lists the packages root imports, directly or through the
+// module's own packages (the imports of other modules' packages are not
+// followed).
+func moduleDeps(pkgs map[string]*build.Package, root string) []string {
+	seen := map[string]bool{}
+	var visit func(string)
+	visit = func(ip string) {
+		if seen[ip] {
+			return
+		}
+		seen[ip] = true
+		if p := pkgs[ip]; p != nil {
+			for _, imp := range p.Imports {
+				visit(imp)
+			}
+		}
+	}
+	visit(root)
+	deps := make([]string, 0, len(seen))
+	for ip := range seen {
+		deps = append(deps, ip)
+	}
+	slices.Sort(deps)
+	return deps
+}
+
 // importers lists the module's packages that import a package matching
 // prefix.
 func importers(pkgs map[string]*build.Package, prefix string) []string {
@@ -64,7 +90,8 @@ func importers(pkgs map[string]*build.Package, prefix string) []string {
 }
 
 // TestDependencyRules holds the layout's rules: google/pprof only through
-// render/pprof, gonum/plot only through render/charts, processes started
+// render/pprof, gonum/plot only through render/charts and that only in the
+// egprof-charts command (graphviz only in egprof-graphviz), processes started
 // and output files created only by the command (internal/cli) and cmd/.
 // internal/progen (the generator of test programs, which builds them with
 // gcc) and internal/testenv (the test harness) are test tooling: no package
@@ -73,6 +100,12 @@ func TestDependencyRules(t *testing.T) {
 	pkgs := sourcePackages(t)
 	assert.Equal(t, []string{"render/pprof"}, importers(pkgs, "github.com/google/pprof"))
 	assert.Equal(t, []string{"render/charts"}, importers(pkgs, "gonum.org/v1/plot"))
+	// The heavy drawing libraries stay out of egprof's own binary: graphviz
+	// and the charts are drawn by helper commands.
+	for _, imp := range moduleDeps(pkgs, modulePath) {
+		assert.False(t, imp == modulePath+"/render/charts" || strings.HasPrefix(imp, "gonum.org/") || strings.HasPrefix(imp, "github.com/goccy/"),
+			"egprof's binary links %s", imp)
+	}
 	for _, ip := range importers(pkgs, "os/exec") {
 		assert.True(t, ip == "internal/cli" || strings.HasPrefix(ip, "cmd/") || ip == "internal/progen" || ip == "internal/testenv",
 			"%s starts processes", ip)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/egprof/egprof/experiment"
 	"github.com/egprof/egprof/render"
-	"github.com/egprof/egprof/render/charts"
+	"github.com/egprof/egprof/render/charts/wire"
 	"github.com/egprof/egprof/symtab"
 )
 
@@ -86,7 +86,7 @@ func (c *config) reportExperiment(stdout io.Writer, stderr io.Writer) int {
 		return fail(err)
 	}
 	if o.plots != "" {
-		cs, err := charts.ExperimentCharts(res)
+		cs, err := drawCharts(&wire.Request{Experiment: res})
 		var files []string
 		if err == nil && len(cs) > 0 {
 			files, err = writeCharts(o.plots, cs)

@@ -400,6 +400,7 @@ func TestExperimentEndToEnd(t *testing.T) {
 	})
 
 	t.Run("text report and plots", func(t *testing.T) {
+		withChartsHelper(t)
 		plots := filepath.Join(fx.dir, "plots")
 		res := testenv.RunMain(run, "egprof", "--experiment="+fx.table, "--compare-dim=build", "--predict=16", "--plots="+plots)
 		require.Equal(t, 0, res.Code, res.Stderr)

@@ -16,7 +16,7 @@ import (
 	"github.com/egprof/egprof/internal/atomicfile"
 	"github.com/egprof/egprof/ranks"
 	"github.com/egprof/egprof/render"
-	"github.com/egprof/egprof/render/charts"
+	"github.com/egprof/egprof/render/charts/wire"
 	"github.com/egprof/egprof/symtab"
 )
 
@@ -155,7 +155,7 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 		return fail("%s: writing the rank analysis: %v\n", c.argv0, err)
 	}
 	if o.plots != "" {
-		cs, err := charts.RankCharts(rep)
+		cs, err := drawCharts(&wire.Request{Ranks: rep})
 		if err == nil {
 			_, err = writeCharts(o.plots, cs)
 		}

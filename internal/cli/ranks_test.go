@@ -226,6 +226,7 @@ func TestRanksFormats(t *testing.T) {
 
 // --rank-plots writes the four charts as SVG.
 func TestRanksPlots(t *testing.T) {
+	withChartsHelper(t)
 	dir, files := rankCopies(t, "ranks")
 	_, stderr, code := rankInDir(t, dir, append([]string{"--ranks", "-P", "-Q", "--rank-plots=plots", "prog"}, files...)...)
 	require.Zero(t, code, stderr)
