@@ -34,7 +34,8 @@ wait
 printf '%-24s %-26s %8s %8s %12s %12s %s\n' package target wall_s cpu_s executions interesting result
 while read -r pkg target; do
 	log="$logs/$(echo "$pkg" | tr / _)-$target.log"
-	read -r wall user sys <"$log.time"
+	# GNU time puts "Command exited with non-zero status" first on failure.
+	read -r wall user sys < <(tail -n 1 "$log.time")
 	last=$(grep -E 'execs: [0-9]+' "$log" | tail -1)
 	execs=$(sed -E 's/.*execs: ([0-9]+).*/\1/' <<<"$last")
 	found=$(sed -E 's/.*new interesting: ([0-9]+).*/\1/' <<<"$last")

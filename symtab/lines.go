@@ -106,7 +106,14 @@ func (t *Table) walkLines(out *[]Symbol) int {
 	var prevName, prevFile string
 	prevLine := 0
 	havePrev := false
-	for addr := t.TextLow; addr <= t.TextEnd; addr++ {
+	// end is exclusive, as gprof's bound: an empty .text (TextEnd just
+	// below TextLow, or the top address at address 0) or one that wraps
+	// past the top of the address space is not walked at all.
+	end := t.TextEnd + 1
+	if end <= t.TextLow {
+		return 0
+	}
+	for addr := t.TextLow; addr < end; addr++ {
 		file, fn, line, ok := t.lines.Find(addr)
 		if !ok {
 			continue
