@@ -53,7 +53,10 @@ type Config struct {
 	// gets SCALA's analysis alone.
 	Over      []string
 	Threshold float64 // percent of relative standard deviation
-	SortByRSD bool
+	Order     Order
+	// ShowNoise keeps PERDAC's rows whose spread is within sampling
+	// noise (marked); they are left out otherwise.
+	ShowNoise bool
 
 	// ProcsDim and WorkDim name the process count and the work of a run;
 	// RankDim the rank of a profile within its run; CompareDim the
@@ -82,6 +85,9 @@ type Result struct {
 	Scala      []*ScalaReport
 	Ranges     []RangeResult
 	Config     Config
+	// ScalaSkipped says why a table without SCALA's columns got no
+	// scalability analysis (empty when it got one, or for --runs).
+	ScalaSkipped string
 }
 
 // ScalaReport is SCALA's analysis of one code-machine combination.
@@ -90,9 +96,13 @@ type ScalaReport struct {
 	Points      []Point // one per run: p, W and the run's time
 	Matrix      Matrix
 	Pairs       []Scaling // from every run to every larger p'
-	Functions   []FunctionScaling
-	VaryW       bool     // more than one work was measured
-	Notes       []string // runs left out, and why
+	// Model is the runs' times fitted as for a function; Predicted holds
+	// psi predicted from it (Model.Isospeed) in Matrix.Cells' layout.
+	Model     Model
+	Predicted [][]Scaling
+	Functions []FunctionScaling
+	VaryW     bool     // more than one work was measured
+	Notes     []string // runs left out, and why
 }
 
 // FunctionScaling is SCALA's view of one function: its times in place of
@@ -121,46 +131,72 @@ type RangeResult struct {
 // Analyze reads the experiment's profiles and computes the statistics and
 // scalability the configuration asks for.
 func Analyze(e *Experiment, cfg Config) (*Result, error) {
+	acc, err := Accumulate(e, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return acc.Report(cfg)
+}
+
+// Accumulators are the mergeable state of an experiment's analysis: the
+// experiment's dimensions and functions, PERDAC's accumulators over each
+// dimension the statistics run over, and, for a scaling study, each run's
+// accumulators over its ranks. Their size does not depend on the number
+// of profiles read. Two of them, made with the same configuration from
+// disjoint profiles of the same executables, merge into those of the
+// union (Merge); Report computes the result from them.
+type Accumulators struct {
+	File      string // the (first) experiment table, for messages; empty for --runs
+	Dims      []Dimension
+	Functions []Function
+	// Scala reports that the experiment has the process-count and work
+	// columns ProcsDim and WorkDim; RankDim tells a run's ranks apart.
+	Scala                      bool
+	ProcsDim, WorkDim, RankDim string
+	stats                      []*Stats
+	runs                       *runTimes // nil without Scala
+}
+
+// defaults fills in the configuration's defaults.
+func (cfg *Config) defaults() {
 	if cfg.RankDim == "" {
 		cfg.RankDim = "rank"
 	}
 	if cfg.Top <= 0 {
 		cfg.Top = 10
 	}
-	res := &Result{Experiment: e, Config: cfg}
+}
+
+// plan decides from the dimensions whether SCALA applies and which
+// dimensions the statistics run over, and refuses what the configuration
+// names but the experiment lacks.
+func (e *Experiment) plan(cfg *Config) (scala bool, overs []int, err error) {
 	procs, work := e.Dim(cfg.ProcsDim), e.Dim(cfg.WorkDim)
-	scala := procs >= 0 && work >= 0
+	scala = procs >= 0 && work >= 0
 	if cfg.RequireScala && !scala {
 		missing := cfg.ProcsDim
 		if procs >= 0 {
 			missing = cfg.WorkDim
 		}
-		return nil, e.tableError(fmt.Errorf("no %q column for the scalability analysis (columns: %s)", missing, strings.Join(e.dimNames(), ", ")))
+		return false, nil, e.tableError(fmt.Errorf("no %q column for the scalability analysis (columns: %s)", missing, strings.Join(e.dimNames(), ", ")))
 	}
 	if scala {
 		for _, d := range []int{procs, work} {
 			if !e.Dims[d].Numeric {
-				return nil, e.tableError(fmt.Errorf("column %q must hold numbers for the scalability analysis", e.Dims[d].Name))
+				return false, nil, e.tableError(fmt.Errorf("column %q must hold numbers for the scalability analysis", e.Dims[d].Name))
 			}
 			if e.Dims[d].Nums[0] <= 0 {
-				return nil, e.tableError(fmt.Errorf("column %q must hold positive numbers, not %s", e.Dims[d].Name, e.Dims[d].Values[0]))
+				return false, nil, e.tableError(fmt.Errorf("column %q must hold positive numbers, not %s", e.Dims[d].Name, e.Dims[d].Values[0]))
 			}
 		}
 	}
-	compare := -1
-	if cfg.CompareDim != "" {
-		if compare = e.Dim(cfg.CompareDim); compare < 0 {
-			return nil, e.tableError(fmt.Errorf("no %q column to compare (columns: %s)", cfg.CompareDim, strings.Join(e.dimNames(), ", ")))
-		}
-		if !scala {
-			return nil, e.tableError(fmt.Errorf("comparing %s needs the %q and %q columns", cfg.CompareDim, cfg.ProcsDim, cfg.WorkDim))
-		}
+	if _, err := e.compareDim(cfg, scala); err != nil {
+		return false, nil, err
 	}
-	var overs []int
 	for _, name := range cfg.Over {
 		d := e.Dim(name)
 		if d < 0 {
-			return nil, e.tableError(fmt.Errorf("no dimension %q to compute statistics over (dimensions: %s)", name, strings.Join(e.dimNames(), ", ")))
+			return false, nil, e.tableError(fmt.Errorf("no dimension %q to compute statistics over (dimensions: %s)", name, strings.Join(e.dimNames(), ", ")))
 		}
 		if !slices.Contains(overs, d) {
 			overs = append(overs, d)
@@ -171,54 +207,133 @@ func Analyze(e *Experiment, cfg Config) (*Result, error) {
 			overs = append(overs, d)
 		}
 	}
+	return scala, overs, nil
+}
 
+// compareDim returns the dimension the range comparison compares, -1 for
+// none.
+func (e *Experiment) compareDim(cfg *Config, scala bool) (int, error) {
+	if cfg.CompareDim == "" {
+		return -1, nil
+	}
+	compare := e.Dim(cfg.CompareDim)
+	if compare < 0 {
+		return -1, e.tableError(fmt.Errorf("no %q column to compare (columns: %s)", cfg.CompareDim, strings.Join(e.dimNames(), ", ")))
+	}
+	if !scala {
+		return -1, e.tableError(fmt.Errorf("comparing %s needs the %q and %q columns", cfg.CompareDim, cfg.ProcsDim, cfg.WorkDim))
+	}
+	return compare, nil
+}
+
+// Accumulate reads the experiment's profiles into accumulators.
+func Accumulate(e *Experiment, cfg Config) (*Accumulators, error) {
+	cfg.defaults()
+	scala, overs, err := e.plan(&cfg)
+	if err != nil {
+		return nil, err
+	}
 	ps, err := loadExecutables(e, cfg.Load)
 	if err != nil {
 		return nil, err
 	}
-	res.Functions = ps.funcs
-	res.Names = printedNames(ps.funcs, cfg.Naming)
-
+	a := &Accumulators{File: e.File, Dims: e.Dims, Functions: ps.funcs, Scala: scala,
+		ProcsDim: cfg.ProcsDim, WorkDim: cfg.WorkDim, RankDim: cfg.RankDim}
 	metrics := FunctionMetrics()
-	stats := make([]*Stats, len(overs))
-	for k, d := range overs {
-		stats[k] = NewStats(e.Dims, d, res.Names, metrics)
+	raw := make([]string, len(ps.funcs))
+	for i, f := range ps.funcs {
+		raw[i] = f.Name
 	}
-	var runs *runTimes
+	for _, d := range overs {
+		a.stats = append(a.stats, NewStats(e.Dims, d, raw, metrics))
+	}
 	if scala {
-		runs = newRunTimes(e, cfg.RankDim, len(ps.funcs))
+		a.runs = newRunTimes(e, cfg.RankDim, len(ps.funcs))
 	}
 	err = ps.read(e, cfg.Load, func(row int, obs *Observations) {
 		vals := e.Rows[row].Values
-		for _, s := range stats {
+		for _, s := range a.stats {
 			s.Add(vals, obs)
 		}
-		if runs != nil {
-			runs.add(vals, obs)
+		if a.runs != nil {
+			a.runs.add(vals, obs)
 		}
 	})
 	if err != nil {
 		return nil, err
 	}
-	for _, s := range stats {
-		res.Perdac = append(res.Perdac, s.Table(ReportOptions{Threshold: cfg.Threshold, SortByRSD: cfg.SortByRSD, KeyMetric: 0}))
+	return a, nil
+}
+
+// Report computes the result from the accumulators: the statistics'
+// tables with the configuration's threshold and order, and SCALA's
+// analysis. The dimensions the statistics run over are those the
+// accumulators were made with; a configuration naming others is refused.
+func (a *Accumulators) Report(cfg Config) (*Result, error) {
+	cfg.defaults()
+	e := &Experiment{File: a.File, Dims: a.Dims}
+	if a.Scala {
+		cfg.ProcsDim, cfg.WorkDim, cfg.RankDim = a.ProcsDim, a.WorkDim, a.RankDim
+	} else if cfg.RequireScala {
+		return nil, e.tableError(fmt.Errorf("no %q and %q columns for the scalability analysis (dimensions: %s)", cfg.ProcsDim, cfg.WorkDim, orNone(e.dimNames())))
 	}
-	if scala {
-		res.scalability(runs, procs, work, compare)
+	if len(cfg.Over) > 0 {
+		var have []string
+		for _, s := range a.stats {
+			have = append(have, a.Dims[s.over].Name)
+		}
+		for _, name := range cfg.Over {
+			if !slices.Contains(have, name) {
+				return nil, e.tableError(fmt.Errorf("the summary holds statistics over %s only, not over %q (--over when it was saved)", orNone(have), name))
+			}
+		}
+	}
+	compare, err := e.compareDim(&cfg, a.Scala)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Experiment: e, Config: cfg, Functions: a.Functions}
+	res.Names = printedNames(a.Functions, cfg.Naming)
+	if !a.Scala && a.File != "" {
+		var missing []string
+		for _, m := range []struct{ name, option string }{{cfg.ProcsDim, "--procs-dim"}, {cfg.WorkDim, "--work-dim"}} {
+			if e.Dim(m.name) < 0 {
+				missing = append(missing, fmt.Sprintf("no %q column (%s names it)", m.name, m.option))
+			}
+		}
+		res.ScalaSkipped = "SCALA's scalability analysis was skipped: the table has " + strings.Join(missing, " and ")
+	}
+	for _, s := range a.stats {
+		if len(cfg.Over) > 0 && !slices.Contains(cfg.Over, a.Dims[s.over].Name) {
+			continue
+		}
+		s.items = res.Names
+		res.Perdac = append(res.Perdac, s.Table(ReportOptions{Threshold: cfg.Threshold, Order: cfg.Order, ShowNoise: cfg.ShowNoise, KeyMetric: 0}))
+	}
+	if a.Scala {
+		res.scalability(a.runs, e.Dim(a.ProcsDim), e.Dim(a.WorkDim), compare)
 	}
 	return res, nil
 }
 
+func orNone(names []string) string {
+	if len(names) == 0 {
+		return "no dimension"
+	}
+	return strings.Join(names, ", ")
+}
+
 // FunctionMetrics are PERDAC's metrics of a function: self seconds, calls,
 // self plus children seconds, and the two per-call values in
-// milliseconds (divided by the run's calls before the statistics).
+// milliseconds (divided by the run's calls before the statistics). The
+// times are sampled; calls are counted exactly.
 func FunctionMetrics() []Metric {
 	return []Metric{
-		{Name: "self s", Base: baseSelf, Per: -1},
+		{Name: "self s", Base: baseSelf, Per: -1, Sampled: true},
 		{Name: "calls", Base: baseCalls, Per: -1},
-		{Name: "total s", Base: baseTotal, Per: -1},
-		{Name: "self ms/call", Base: baseSelf, Per: baseCalls, Scale: 1000},
-		{Name: "total ms/call", Base: baseTotal, Per: baseCalls, Scale: 1000},
+		{Name: "total s", Base: baseTotal, Per: -1, Sampled: true},
+		{Name: "self ms/call", Base: baseSelf, Per: baseCalls, Scale: 1000, Sampled: true},
+		{Name: "total ms/call", Base: baseTotal, Per: baseCalls, Scale: 1000, Sampled: true},
 	}
 }
 
@@ -266,9 +381,10 @@ func (e *Experiment) tableError(err error) error {
 type runTimes struct {
 	rank  int // the rank dimension, -1 if none
 	index map[string]int
-	vals  [][]int // per run, its dimension values (rank's -1)
-	total []Acc   // per run, over ranks
-	funcs [][]Acc // per run, per function, over ranks
+	vals  [][]int   // per run, its dimension values (rank's -1)
+	total []Acc     // per run, over ranks
+	funcs [][]Acc   // per run, per function, over ranks
+	hz    []float64 // per run, the (last) sampling rate of its ranks
 	nf    int
 }
 
@@ -276,28 +392,47 @@ func newRunTimes(e *Experiment, rankDim string, nf int) *runTimes {
 	return &runTimes{rank: e.Dim(rankDim), index: map[string]int{}, nf: nf}
 }
 
-func (rt *runTimes) add(vals []int, obs *Observations) {
-	k := valuesKey(vals, rt.rank)
-	i, ok := rt.index[k]
-	if !ok {
-		i = len(rt.vals)
-		rt.index[k] = i
+// run returns the index of the run whose dimension values (the rank's
+// left out) are vals, adding it if new.
+func (rt *runTimes) run(vals []int) int {
+	i, isNew := lookup(rt.index, vals, rt.rank)
+	if isNew {
 		v := slices.Clone(vals)
 		if rt.rank >= 0 {
 			v[rt.rank] = -1
 		}
 		rt.vals = append(rt.vals, v)
 		rt.total = append(rt.total, Acc{})
+		rt.hz = append(rt.hz, 0)
 		rt.funcs = append(rt.funcs, make([]Acc, rt.nf))
 	}
+	return i
+}
+
+func (rt *runTimes) add(vals []int, obs *Observations) {
+	i := rt.run(vals)
 	at := 0
 	if rt.rank >= 0 {
 		at = vals[rt.rank]
 	}
 	rt.total[i].Add(obs.Total, at)
+	if obs.HZ > 0 {
+		rt.hz[i] = obs.HZ
+	}
 	for f := range rt.funcs[i] {
 		rt.funcs[i][f].Add(obs.Base[f*obs.Bases+baseSelf], at)
 	}
+}
+
+// samples is the number of histogram samples behind run i's time taken
+// from a by r: the time times the rate, and for the mean of the ranks,
+// times their number (the mean of k counts is as noisy as their sum).
+func (rt *runTimes) samples(i int, a *Acc, r Reduction) float64 {
+	n := r.of(a) * rt.hz[i]
+	if r == ReduceMean {
+		n *= float64(a.N)
+	}
+	return n
 }
 
 // scalability computes SCALA's reports from the runs' times.
@@ -352,7 +487,7 @@ func (res *Result) scalability(rt *runTimes, procs, work, compare int) {
 				rep.Notes = append(rep.Notes, fmt.Sprintf("the run at %s=%g, %s=%g has no samples and is left out", cfg.ProcsDim, p, cfg.WorkDim, w))
 				continue
 			}
-			rep.Points = append(rep.Points, Point{P: p, W: w, T: t})
+			rep.Points = append(rep.Points, Point{P: p, W: w, T: t, Samples: rt.samples(i, &rt.total[i], cfg.TimeOfRun)})
 			works[w] = true
 		}
 		if len(rep.Points) == 0 {
@@ -363,6 +498,14 @@ func (res *Result) scalability(rt *runTimes, procs, work, compare int) {
 		rep.VaryW = len(works) > 1
 		rep.Matrix = IsospeedMatrix(rep.Points)
 		rep.Pairs = AllPairs(rep.Points)
+		rep.Model = Fit(rep.Points, rep.VaryW)
+		for i, init := range rep.Matrix.Initial {
+			row := make([]Scaling, len(rep.Matrix.Procs))
+			for j := i; j < len(row); j++ {
+				row[j] = rep.Model.Isospeed(init.P, init.W, rep.Matrix.Procs[j])
+			}
+			rep.Predicted = append(rep.Predicted, row)
+		}
 		rep.Functions = res.functionScaling(rt, c.runs, procs, work, rep)
 		pointsOf[c] = rep.Points
 		res.Scala = append(res.Scala, rep)
@@ -415,7 +558,8 @@ func (res *Result) functionScaling(rt *runTimes, runs []int, procs, work int, re
 		var from Point
 		for _, i := range runs {
 			t := cfg.TimeOfRun.of(&rt.funcs[i][f])
-			pt := Point{P: e.Dims[procs].Nums[rt.vals[i][procs]], W: e.Dims[work].Nums[rt.vals[i][work]], T: t}
+			pt := Point{P: e.Dims[procs].Nums[rt.vals[i][procs]], W: e.Dims[work].Nums[rt.vals[i][work]], T: t,
+				Samples: rt.samples(i, &rt.funcs[i][f], cfg.TimeOfRun)}
 			if pt.P == init.P && pt.W == init.W {
 				from = pt
 			}

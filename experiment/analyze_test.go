@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,7 +67,7 @@ func TestTwoBuilds(t *testing.T) {
 	e, err := ReadTable(path, TableOptions{})
 	require.NoError(t, err)
 	for _, workers := range []int{1, 3} {
-		res, err := Analyze(e, Config{Over: []string{"build", "workload"}, Threshold: 0, Load: LoadOptions{Workers: workers}})
+		res, err := Analyze(e, Config{Over: []string{"build", "workload"}, Threshold: 0, ShowNoise: true, Load: LoadOptions{Workers: workers}})
 		require.NoError(t, err)
 		require.Len(t, res.Perdac, 2)
 		assert.Empty(t, res.Scala, "no procs and work columns")
@@ -88,6 +89,11 @@ func TestTwoBuilds(t *testing.T) {
 		assert.Equal(t, max(o0, o2), fib.Max)
 		assert.Equal(t, "O2", fib.MinAt, "fib is faster with -O2 (%g against %g)", o2, o0)
 		assert.Zero(t, fib.Absent)
+		// Sampled at 100 Hz, a run's self time of v seconds is v·100
+		// samples, a Poisson count: its noise variance is v/100 s².
+		noise := math.Sqrt((o0 + o2) / 2 / 100)
+		assert.InDelta(t, noise, fib.Noise, 1e-12)
+		assert.Equal(t, math.Abs(o0-o2)/2 <= 2*noise, fib.WithinNoise, "spread %g s, noise %g s", math.Abs(o0-o2)/2, noise)
 		// Every row's function exists; the rows are ordered by share.
 		for k := 1; k < len(byBuild.Rows); k++ {
 			assert.GreaterOrEqual(t, byBuild.Rows[k-1].Share, byBuild.Rows[k].Share)

@@ -9,6 +9,7 @@ import (
 	"github.com/egprof/egprof/diff"
 	"github.com/egprof/egprof/gmon"
 	"github.com/egprof/egprof/internal/parallel"
+	"github.com/egprof/egprof/ranks"
 	"github.com/egprof/egprof/symtab"
 )
 
@@ -160,7 +161,7 @@ func (ps *profiles) readRow(e *Experiment, opt LoadOptions, i int, obs *Observat
 		return e.rowError(i, e.GmonColumn, err)
 	}
 	prof := gmon.NewProfile(tab.Target, opt.Format)
-	if _, err := prof.AddData(data, row.Gmon); err != nil {
+	if err := addProfile(prof, tab, data, row.Gmon); err != nil {
 		return e.rowError(i, e.GmonColumn, err)
 	}
 	g := callgraph.Build(tab, prof, callgraph.Options{ModelOnly: true})
@@ -193,5 +194,27 @@ func (ps *profiles) readRow(e *Experiment, opt LoadOptions, i int, obs *Observat
 	}
 	obs.Present = ps.present[t]
 	obs.Total = g.Seconds()
+	obs.HZ = hz
 	return nil
+}
+
+// addProfile adds the data of a gmon file, or of a rank summary (the
+// summed profile of its ranks, as gprof -s would sum their files), to
+// prof.
+func addProfile(prof *gmon.Profile, tab *symtab.Table, data []byte, name string) error {
+	if !ranks.IsSummary(data) {
+		_, err := prof.AddData(data, name)
+		return err
+	}
+	sum, err := ranks.DecodeSummary(data, name)
+	switch {
+	case err != nil:
+		return err
+	case sum.Fingerprint != ranks.Fingerprint(tab):
+		return fmt.Errorf("a rank summary made for another executable (%s) or with other -a/-D options", sum.Exe)
+	case sum.Classic == nil:
+		return fmt.Errorf("a rank summary that keeps no summed profile")
+	}
+	_, err = sum.Classic.AddTo(prof, name)
+	return err
 }

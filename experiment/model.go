@@ -216,3 +216,74 @@ func fitTerm(pts []Point, i, j, k float64, withConst bool) Model {
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// Isospeed predicts psi(p, p') of SCALA's equation (1) from the model
+// alone: the initial run's speed is W/(p·t(p, W)) and the scaled work W'
+// solves W'/(p'·t(p', W')) = W/(p·t(p, W)), so that psi = p'·W/(p·W').
+// With no work term (K = 0) the speed is proportional to the work and
+// W' = W·p'·t(p')/(p·t(p)); otherwise W' is the smallest root found on a
+// geometric grid from W/10⁶ to W·10⁶ (200 points per decade) refined by
+// bisection. ok is false when the model is not fitted or the speed is
+// never reached.
+func (m *Model) Isospeed(p, w, to float64) Scaling {
+	t0 := m.At(p, w)
+	sc := Scaling{From: Point{P: p, W: w, T: t0}, To: to}
+	if !m.OK || !(t0 > 0) {
+		return sc
+	}
+	target := w / (p * t0)
+	speedGap := func(x float64) float64 {
+		t := m.At(to, x)
+		if !(t > 0) {
+			return math.NaN()
+		}
+		return math.Log(x/(to*t)) - math.Log(target)
+	}
+	var wp float64
+	switch {
+	case to == p:
+		wp = w
+	case m.K == 0 || m.Terms == 1 && m.HasConst:
+		wp = target * to * m.At(to, w)
+	default:
+		const perDecade, decades = 200, 6
+		lo := w * math.Pow(10, -decades)
+		step := math.Pow(10, 1.0/perDecade)
+		prev := speedGap(lo)
+		found := false
+		for k := 1; k <= 2*decades*perDecade && !found; k++ {
+			hi := lo * step
+			cur := speedGap(hi)
+			switch {
+			case cur == 0:
+				wp, found = hi, true
+			case prev*cur < 0:
+				a, b := lo, hi
+				for range 100 {
+					mid := math.Sqrt(a * b)
+					if speedGap(mid)*prev > 0 {
+						a = mid
+					} else {
+						b = mid
+					}
+				}
+				wp, found = math.Sqrt(a*b), true
+			}
+			lo, prev = hi, cur
+		}
+		if !found {
+			return sc
+		}
+	}
+	if !(wp > 0) || !finite(wp) {
+		return sc
+	}
+	sc.WPrime, sc.Psi, sc.OK = wp, to*w/(p*wp), true
+	return sc
+}
+
+// PsiError is the error of a predicted psi against the measured one in
+// percent of the measured, as SCALA's Table 2 prints it.
+func PsiError(predicted, measured float64) float64 {
+	return 100 * math.Abs(predicted-measured) / measured
+}

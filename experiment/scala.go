@@ -5,11 +5,15 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/egprof/egprof/diff"
 )
 
 // Point is a measured run of a code-machine combination: P processes
-// solving work W in time T.
-type Point struct{ P, W, T float64 }
+// solving work W in time T. Samples is the number of histogram samples
+// behind T (0 when not known): T's relative sampling noise is
+// 1/sqrt(Samples).
+type Point struct{ P, W, T, Samples float64 }
 
 // Speed is the run's average unit speed W/(p·T), SCALA's equation for the
 // isospeed condition.
@@ -90,7 +94,55 @@ type Scaling struct {
 	To     float64 // p'
 	WPrime float64 // the work at p' with the initial run's average unit speed
 	Psi    float64 // psi(p, p') = p'·W / (p·W')
-	OK     bool    // false when the runs at p' do not bracket the speed
+	// OK is false when psi is not known: when the runs at p' do not
+	// bracket the speed, or when Undefined.
+	OK bool
+	// Undefined reports that the unit speed measured at p' does not
+	// change with the work beyond sampling noise (see SpeedIsFlat): a
+	// time that scales perfectly has a speed independent of the work, so
+	// no isospeed work W' exists.
+	Undefined bool
+}
+
+// SpeedIsFlat reports whether the unit speeds of runs measured at one
+// process count with different works agree within sampling noise, so
+// that the speed cannot be said to depend on the work. A run's time
+// counts n = Samples histogram samples, a Poisson count whose standard
+// deviation is √n, so ln(speed) = ln(W/p) − ln(T) has variance 1/n. If
+// the speed is one constant, X = Σ nᵢ·(ln sᵢ − μ)², with μ the mean of
+// the log-speeds weighted by nᵢ, follows a χ² law with k − 1 degrees of
+// freedom (k runs); the speeds agree when X is at most that law's
+// quantile at diff.NoiseSEs standard normal deviations (97.7 %, by the
+// Wilson–Hilferty approximation). For two runs that is about
+// |ln s₁ − ln s₂| ≤ 2.3·√(1/n₁ + 1/n₂). It needs two runs or more,
+// every run's samples known.
+func SpeedIsFlat(runs []Point) bool {
+	if len(runs) < 2 {
+		return false
+	}
+	var sn, snl float64
+	for _, r := range runs {
+		if r.Samples <= 0 || r.T <= 0 {
+			return false
+		}
+		sn += r.Samples
+		snl += r.Samples * math.Log(r.Speed())
+	}
+	mu := snl / sn
+	x := 0.0
+	for _, r := range runs {
+		d := math.Log(r.Speed()) - mu
+		x += r.Samples * d * d
+	}
+	return x <= chiSquareQuantile(float64(len(runs)-1), diff.NoiseSEs)
+}
+
+// chiSquareQuantile approximates the quantile of the χ² law with k degrees
+// of freedom at z standard normal deviations (Wilson and Hilferty, 1931).
+func chiSquareQuantile(k, z float64) float64 {
+	c := 2 / (9 * k)
+	v := 1 - c + z*math.Sqrt(c)
+	return k * v * v * v
 }
 
 // Isospeed computes psi(p, p') = p'·W / (p·W') (SCALA's equation (1)) for
@@ -99,6 +151,10 @@ func Isospeed(from Point, runsAt []Point, to float64) Scaling {
 	sc := Scaling{From: from, To: to}
 	if to == from.P {
 		sc.WPrime, sc.Psi, sc.OK = from.W, 1, true
+		return sc
+	}
+	if SpeedIsFlat(runsAt) {
+		sc.Undefined = true
 		return sc
 	}
 	w, ok := ScaledWork(runsAt, from.Speed())

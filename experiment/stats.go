@@ -2,7 +2,11 @@ package experiment
 
 import (
 	"cmp"
+	"fmt"
+	"math"
 	"slices"
+
+	"github.com/egprof/egprof/diff"
 )
 
 // Metric is a quantity the statistics are computed for, derived per run
@@ -17,6 +21,22 @@ type Metric struct {
 	Per int
 	// Scale multiplies the value (1000 for milliseconds); 0 means 1.
 	Scale float64
+	// Sampled reports that Base is a time in seconds measured by counting
+	// histogram samples (Observations.HZ per second), so that its value
+	// carries Poisson sampling noise; counts such as calls carry none.
+	Sampled bool
+}
+
+// noise is the variance that Poisson sampling gives value v of the metric
+// in a run sampled at hz: the base time stands for n = base·hz samples,
+// whose count has variance n, so v (proportional to n) has variance v²/n.
+// It is 0 for a metric that is not sampled or a run without samples.
+func (m *Metric) noise(v float64, base []float64, hz float64) float64 {
+	n := base[m.Base] * hz
+	if !m.Sampled || n <= 0 {
+		return 0
+	}
+	return v * v / n
 }
 
 // value computes the metric from one run's base values of an item.
@@ -44,6 +64,9 @@ type Observations struct {
 	Present []bool
 	// Total is the run's total time, the denominator of the share.
 	Total float64
+	// HZ is the run's sampling rate (samples per second), 0 when unknown:
+	// then no value is taken for sampling noise.
+	HZ float64
 }
 
 // Stats computes PERDAC's statistics over one dimension: for every
@@ -59,6 +82,7 @@ type Stats struct {
 	groups  map[string]int
 	keys    [][]int     // per group: every dimension's value index, -1 at over
 	acc     [][]Acc     // per group: items × metrics
+	noise   [][]float64 // per group: items × metrics, the values' summed sampling variance
 	absent  [][]absence // per group, per item
 	totals  []Acc       // per group: the runs' total times
 	buf     []float64   // one item's base values
@@ -83,21 +107,10 @@ func NewStats(dims []Dimension, over int, items []string, metrics []Metric) *Sta
 
 // Add records one run whose dimension values (indexes) are values.
 func (s *Stats) Add(values []int, obs *Observations) {
-	k := valuesKey(values, s.over)
-	g, ok := s.groups[k]
-	if !ok {
-		g = len(s.keys)
-		s.groups[k] = g
-		key := slices.Clone(values)
-		key[s.over] = -1
-		s.keys = append(s.keys, key)
-		s.acc = append(s.acc, make([]Acc, len(s.items)*len(s.metrics)))
-		s.absent = append(s.absent, make([]absence, len(s.items)))
-		s.totals = append(s.totals, Acc{})
-	}
+	g := s.group(values)
 	at := values[s.over]
 	s.totals[g].Add(obs.Total, at)
-	accs := s.acc[g]
+	accs, noise := s.acc[g], s.noise[g]
 	nm := len(s.metrics)
 	for it := range s.items {
 		base := obs.Base[it*obs.Bases : (it+1)*obs.Bases]
@@ -107,9 +120,38 @@ func (s *Stats) Add(values []int, obs *Observations) {
 		for m := range s.metrics {
 			if v, ok := s.metrics[m].value(base); ok {
 				accs[it*nm+m].Add(v, at)
+				noise[it*nm+m] += s.metrics[m].noise(v, base, obs.HZ)
 			}
 		}
 	}
+}
+
+// group returns the index of the group of a run whose dimension values
+// are values (over's is ignored), adding it if new.
+func (s *Stats) group(values []int) int {
+	g, isNew := lookup(s.groups, values, s.over)
+	if isNew {
+		key := slices.Clone(values)
+		key[s.over] = -1
+		s.keys = append(s.keys, key)
+		s.acc = append(s.acc, make([]Acc, len(s.items)*len(s.metrics)))
+		s.noise = append(s.noise, make([]float64, len(s.items)*len(s.metrics)))
+		s.absent = append(s.absent, make([]absence, len(s.items)))
+		s.totals = append(s.totals, Acc{})
+	}
+	return g
+}
+
+// lookup returns the position of values (dimension skip left out) in
+// index, adding the next free position when they are new.
+func lookup(index map[string]int, values []int, skip int) (at int, isNew bool) {
+	k := valuesKey(values, skip)
+	if at, ok := index[k]; ok {
+		return at, false
+	}
+	at = len(index)
+	index[k] = at
+	return at, true
 }
 
 // Summary is the statistics of one metric of one item in one group.
@@ -122,6 +164,13 @@ type Summary struct {
 	MinAt string // the value of the dimension where the minimum occurs
 	Max   float64
 	MaxAt string
+	// Noise is the standard deviation that Poisson sampling alone gives
+	// the values (the root of their mean sampling variance); 0 for a
+	// metric that is not sampled.
+	Noise float64
+	// WithinNoise reports that Stdev is at most diff.NoiseSEs times Noise:
+	// the spread cannot be told apart from sampling noise.
+	WithinNoise bool
 }
 
 // PerdacRow is one line of PERDAC's report.
@@ -130,6 +179,8 @@ type PerdacRow struct {
 	Name   string
 	Group  []string // the values of the other dimensions, in order (over's empty)
 	Metric string
+	// MetricIndex is the metric's position in the statistics' metrics.
+	MetricIndex int
 	Summary
 	// Share is the item's spread (maximum minus minimum) of the key metric
 	// in percent of the group's mean run time: how much of a run the
@@ -142,14 +193,48 @@ type PerdacRow struct {
 	Runs     int // runs in the group
 }
 
+// Order is the order of PERDAC's rows.
+type Order int
+
+// The orders --sort accepts.
+const (
+	// OrderShare puts first the rows whose spread of the key metric is
+	// the largest share of a run's time.
+	OrderShare Order = iota
+	// OrderRSD puts first the rows with the largest relative standard
+	// deviation.
+	OrderRSD
+	// OrderNatural lists the rows as PERDAC's Fig. 3 does: by item, then
+	// by the other dimensions' values, then by metric.
+	OrderNatural
+)
+
+// ParseOrder reads share, rsd or natural.
+func ParseOrder(s string) (Order, error) {
+	for o, name := range orderNames {
+		if s == name {
+			return Order(o), nil
+		}
+	}
+	return 0, fmt.Errorf("takes share, rsd or natural, not %q", s)
+}
+
+var orderNames = [...]string{"share", "rsd", "natural"}
+
+func (o Order) String() string { return orderNames[o] }
+
 // PerdacTable is the report of the statistics over one dimension.
 type PerdacTable struct {
-	Over       string   // the dimension the statistics run over
-	Others     []string // the other dimensions, in table order
-	Threshold  float64
-	SortByRSD  bool
-	Rows       []PerdacRow
-	Candidates int // rows with a relative standard deviation, before the threshold
+	Over      string   // the dimension the statistics run over
+	Others    []string // the other dimensions, in table order
+	Threshold float64
+	Order     Order
+	Rows      []PerdacRow
+	// Candidates counts the rows with a relative standard deviation,
+	// before the threshold; Noisy the rows above the threshold whose
+	// spread is within sampling noise, and Hidden those of them left out
+	// (all of them unless ReportOptions.ShowNoise).
+	Candidates, Noisy, Hidden int
 }
 
 // ReportOptions select and order PERDAC's rows.
@@ -157,8 +242,10 @@ type ReportOptions struct {
 	// Threshold keeps the rows whose relative standard deviation exceeds
 	// it (percent).
 	Threshold float64
-	// SortByRSD orders by relative standard deviation instead of share.
-	SortByRSD bool
+	Order     Order
+	// ShowNoise keeps the rows whose spread is within sampling noise
+	// (marked by Summary.WithinNoise); they are left out otherwise.
+	ShowNoise bool
 	// KeyMetric is the metric whose spread gives a row's share (a time in
 	// seconds), -1 for none.
 	KeyMetric int
@@ -166,7 +253,7 @@ type ReportOptions struct {
 
 // Table filters and orders the statistics into PERDAC's report.
 func (s *Stats) Table(opt ReportOptions) *PerdacTable {
-	t := &PerdacTable{Over: s.dims[s.over].Name, Threshold: opt.Threshold, SortByRSD: opt.SortByRSD}
+	t := &PerdacTable{Over: s.dims[s.over].Name, Threshold: opt.Threshold, Order: opt.Order}
 	for d := range s.dims {
 		if d != s.over {
 			t.Others = append(t.Others, s.dims[d].Name)
@@ -204,13 +291,22 @@ func (s *Stats) Table(opt ReportOptions) *PerdacTable {
 				if !(rsd > opt.Threshold) {
 					continue
 				}
+				sum := Summary{
+					N: a.N, Mean: a.Mean, Stdev: a.Stdev(), RSD: rsd,
+					Min: a.Min, MinAt: overVals[a.ArgMin], Max: a.Max, MaxAt: overVals[a.ArgMax],
+					Noise: math.Sqrt(s.noise[g][it*nm+m] / float64(a.N)),
+				}
+				sum.WithinNoise = sum.Stdev <= diff.NoiseSEs*sum.Noise
+				if sum.WithinNoise {
+					t.Noisy++
+					if !opt.ShowNoise {
+						t.Hidden++
+						continue
+					}
+				}
 				row := PerdacRow{
-					Item: it, Name: s.items[it], Group: group, Metric: s.metrics[m].Name,
-					Summary: Summary{
-						N: a.N, Mean: a.Mean, Stdev: a.Stdev(), RSD: rsd,
-						Min: a.Min, MinAt: overVals[a.ArgMin], Max: a.Max, MaxAt: overVals[a.ArgMax],
-					},
-					Share: share, Absent: ab.n, Runs: runs,
+					Item: it, Name: s.items[it], Group: group, Metric: s.metrics[m].Name, MetricIndex: m,
+					Summary: sum, Share: share, Absent: ab.n, Runs: runs,
 				}
 				if ab.n > 0 {
 					row.AbsentAt = overVals[ab.first]
@@ -219,16 +315,23 @@ func (s *Stats) Table(opt ReportOptions) *PerdacTable {
 			}
 		}
 	}
-	// Ties keep the order the rows were made in: groups, items, metrics,
-	// so that a function's metrics stay together.
-	slices.SortStableFunc(t.Rows, func(a, b PerdacRow) int {
-		if opt.SortByRSD {
-			if c := cmp.Compare(b.RSD, a.RSD); c != 0 {
-				return c
+	switch opt.Order {
+	case OrderNatural:
+		// Rows are made group by group; Fig. 3 lists them item by item,
+		// each item's groups in order, each group's metrics in order.
+		slices.SortStableFunc(t.Rows, func(a, b PerdacRow) int { return cmp.Compare(a.Item, b.Item) })
+	default:
+		// Ties keep the order the rows were made in: groups, items,
+		// metrics, so that a function's metrics stay together.
+		slices.SortStableFunc(t.Rows, func(a, b PerdacRow) int {
+			if opt.Order == OrderRSD {
+				if c := cmp.Compare(b.RSD, a.RSD); c != 0 {
+					return c
+				}
 			}
-		}
-		return cmp.Compare(b.Share, a.Share)
-	})
+			return cmp.Compare(b.Share, a.Share)
+		})
+	}
 	return t
 }
 

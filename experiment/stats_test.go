@@ -167,6 +167,22 @@ func TestFig3(t *testing.T) {
 		assert.Equal(t, 3, got.N, name)
 	}
 
+	// --sort=natural lists the rows in Fig. 3's order: function, then
+	// rank, then metric (the figure's time rows left out, as above).
+	var fig3Order []string
+	for _, fn := range []string{"MPI_Send", "MPI_Comm_split", "MPI_Type_struct"} {
+		for r := 0; r < len(fig3Occurrences[fn]); r++ {
+			for _, m := range []string{"Ll_D_MISS", "Ll_D_ACCESS", "Ll_M_Pro_oc", "Ll_A_Pro_oc"} {
+				fig3Order = append(fig3Order, fmt.Sprintf("%s: %d %s", fn, r, m))
+			}
+		}
+	}
+	var natural []string
+	for _, r := range s.Table(ReportOptions{Threshold: 10, Order: OrderNatural, KeyMetric: -1}).Rows {
+		natural = append(natural, fmt.Sprintf("%s: %s %s", r.Name, r.Group[0], r.Metric))
+	}
+	assert.Equal(t, fig3Order, natural)
+
 	// The first row with the sample standard deviation instead: the
 	// paper's digits rule it out.
 	x := []float64{3915, 6437, 15235}
@@ -207,7 +223,7 @@ func TestThresholdAndOrder(t *testing.T) {
 	assert.InDelta(t, 20.0, byShare.Rows[0].Share, 1e-12, "4 s of 20")
 	assert.Equal(t, 4, byShare.Candidates, "every item has a defined RSD (steady's is 0)")
 
-	byRSD := s.Table(ReportOptions{Threshold: 10, SortByRSD: true, KeyMetric: 0})
+	byRSD := s.Table(ReportOptions{Threshold: 10, Order: OrderRSD, KeyMetric: 0})
 	names = names[:0]
 	for _, r := range byRSD.Rows {
 		names = append(names, r.Name)

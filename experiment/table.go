@@ -188,6 +188,9 @@ func parseTable(path string, data []byte, opt TableOptions) (*Experiment, error)
 		}
 	}
 	if e.GmonColumn == 0 {
+		if len(header) == 1 && slices.Contains(strings.Fields(header[0]), "gmon") {
+			return nil, fail(headerLine, 0, "", "the header is one column %q: separate columns with tabs or commas, not spaces", strings.TrimSpace(header[0]))
+		}
 		return nil, fail(headerLine, 0, "", "the header has no gmon column (the profile of each row)")
 	}
 	rankCol := -1 // dimension index of an explicit rank column

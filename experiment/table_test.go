@@ -108,6 +108,8 @@ func TestBadTables(t *testing.T) {
 			"exp:2: column 3 (rank): a glob pattern in the gmon column takes each file's rank from its name: leave this cell empty"},
 		{"no gmon column", "file\tbinary\trun\ng1\tprog\ta\n",
 			"exp:1: the header has no gmon column"},
+		{"aligned with spaces", "gmon      binary  run\ng1        prog    a\n",
+			"exp:1: the header is one column \"gmon      binary  run\": separate columns with tabs or commas, not spaces"},
 		{"no dimension", "gmon\tbinary\ng1\tprog\n",
 			"exp:1: the table has no dimension"},
 		{"header twice", "gmon\trun\tRun\ng1\ta\tb\n",

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -70,6 +72,9 @@ func (x *expText) write() {
 	for _, t := range x.res.Perdac {
 		x.perdac(t)
 	}
+	if x.res.ScalaSkipped != "" {
+		x.w.WriteString(x.res.ScalaSkipped + ".\n\n")
+	}
 	for _, s := range x.res.Scala {
 		x.scala(s)
 	}
@@ -97,25 +102,38 @@ func (x *expText) perdac(t *experiment.PerdacTable) {
 		others = " for one combination of " + strings.Join(t.Others, ", ")
 	}
 	order := "share: the function's spread of self seconds (largest minus smallest run) as a percentage of the average run's time, so that the rows that can explain the most seconds come first"
-	if t.SortByRSD {
-		order = "re_sdev, as PERDAC's analyzer orders them"
+	switch t.Order {
+	case experiment.OrderRSD:
+		order = "re_sdev, largest first"
+	case experiment.OrderNatural:
+		order = "function, then " + strings.Join(append(slices.Clone(t.Others), "metric"), ", then ") + ", as PERDAC's Fig. 3 lists them"
+	}
+	noise := fmt.Sprintf("%d rows whose spread is within sampling noise are left out (--show-noise lists them, marked ~)", t.Hidden)
+	if t.Hidden == 0 {
+		noise = "rows whose spread is within sampling noise are marked ~"
 	}
 	x.para(fmt.Sprintf("This table shows which functions behave differently as %s varies. "+
 		"Each row is one metric of one function%s, summarised over the values of %s: "+
 		"the average, the standard deviation (the population one, dividing by n, as PERDAC computes it), "+
 		"that deviation as a percentage of the average (re_sdev), and the smallest and largest values with the %s where each occurs. "+
 		"Only rows whose re_sdev is above %g%% are listed (%d of %d); they are sorted by %s. "+
-		"Times are in seconds, per-call metrics in milliseconds, divided by the calls of each run before the statistics "+
-		"(a run without calls has no per-call value: n counts the values). "+
+		"Times are in seconds, per-call times in milliseconds (microseconds, us/call, where a row's values are all below a millisecond), "+
+		"divided by the calls of each run before the statistics (a run without calls has no per-call value: n counts the values). "+
+		"A time counts histogram samples, whose number varies from run to run like a Poisson count even when nothing changes: "+
+		"a row is within sampling noise when its standard deviation is at most twice the one Poisson counting alone gives; %s. "+
 		"A function missing from the executable of a run counts as zero there; 'absent' says where.",
-		t.Over, others, t.Over, t.Over, t.Threshold, len(t.Rows), t.Candidates, order))
+		t.Over, others, t.Over, t.Over, t.Threshold, len(t.Rows), t.Candidates, order, noise))
 	if len(t.Rows) == 0 {
+		if t.Hidden > 0 {
+			fmt.Fprintf(x.w, "No metric of any function varies by more than %g%% over %s beyond sampling noise (%d rows within it; --show-noise lists them).\n\n", t.Threshold, t.Over, t.Hidden)
+			return
+		}
 		fmt.Fprintf(x.w, "No metric of any function varies by more than %g%% over %s.\n\n", t.Threshold, t.Over)
 		return
 	}
-	g := &grid{head: append(append([]string{"function"}, t.Others...), "metric", "average", "stdev", "re_sdev", "min", "minloc", "max", "maxloc", "n", "share%", "absent")}
+	g := &grid{head: append(append([]string{"function"}, t.Others...), "metric", "average", "stdev", "re_sdev", "min", "minloc", "max", "maxloc", "n", "share%", "absent", "")}
 	g.right = make([]bool, len(g.head))
-	for c := len(t.Others) + 2; c < len(g.head)-1; c++ {
+	for c := len(t.Others) + 2; c < len(g.head)-2; c++ {
 		g.right[c] = true
 	}
 	g.right[len(t.Others)+6] = false // minloc
@@ -125,12 +143,33 @@ func (x *expText) perdac(t *experiment.PerdacTable) {
 		if r.Absent > 0 {
 			absent = fmt.Sprintf("%d of %d runs, first %s", r.Absent, r.Runs, r.AbsentAt)
 		}
-		cells := append(append([]string{r.Name}, r.Group...), r.Metric, f3(r.Mean), f3(r.Stdev), f1(r.RSD),
-			f3(r.Min), r.MinAt, f3(r.Max), r.MaxAt, strconv.Itoa(r.N), f1(r.Share), absent)
+		mark := ""
+		if r.WithinNoise {
+			mark = "~"
+		}
+		metric, mean, stdev, lo, hi := perdacValues(&r)
+		cells := append(append([]string{r.Name}, r.Group...), metric, mean, stdev, f1(r.RSD),
+			lo, r.MinAt, hi, r.MaxAt, strconv.Itoa(r.N), f1(r.Share), absent, mark)
 		g.row(cells...)
 	}
 	g.write(x.w, "")
 	x.w.WriteString("\n")
+}
+
+// perdacValues formats a row's metric name and values for the text
+// report: calls' extremes as integers (their average and deviation with
+// one decimal), per-call milliseconds in microseconds when every value
+// of the row is below a millisecond (so that they do not print as 0.000),
+// everything else with three decimals.
+func perdacValues(r *experiment.PerdacRow) (metric, mean, stdev, lo, hi string) {
+	switch {
+	case r.Metric == "calls":
+		return r.Metric, f1(r.Mean), f1(r.Stdev), strconv.FormatFloat(r.Min, 'f', 0, 64), strconv.FormatFloat(r.Max, 'f', 0, 64)
+	case strings.HasSuffix(r.Metric, " ms/call") && max(math.Abs(r.Min), math.Abs(r.Max)) < 1:
+		const us = 1000
+		return strings.TrimSuffix(r.Metric, "ms/call") + "us/call", f3(us * r.Mean), f3(us * r.Stdev), f3(us * r.Min), f3(us * r.Max)
+	}
+	return r.Metric, f3(r.Mean), f3(r.Stdev), f3(r.Min), f3(r.Max)
 }
 
 func (x *expText) scala(s *experiment.ScalaReport) {
@@ -145,7 +184,9 @@ func (x *expText) scala(s *experiment.ScalaReport) {
 		"the initial run (p, W) with the work W' that keeps the same average unit speed at p'; W' is interpolated "+
 		"(linearly in log-log space) between the two works measured at p' whose speeds bracket it. 1 is ideal; "+
 		"smaller values mean that the work must grow faster than the processes to keep the speed. "+
-		"n/b marks a speed the runs at p' do not bracket: measure a larger (or smaller) work there.",
+		"n/b marks a speed the runs at p' do not bracket: measure a larger (or smaller) work there. "+
+		"n/d marks a p' where the speed does not change with the work beyond sampling noise (a time that scales perfectly "+
+		"has a speed independent of the work): no work W' is defined, so neither is psi.",
 		reductionWords(cfg.TimeOfRun), cfg.TimeOfRun, cfg.WorkDim, cfg.ProcsDim))
 	for _, n := range s.Notes {
 		x.w.WriteString("Note: " + n + "\n")
@@ -170,33 +211,105 @@ func (x *expText) scala(s *experiment.ScalaReport) {
 	for i, p := range m.Procs {
 		row := []string{fmt.Sprintf("p=%s (W=%s)", gv(p), gv(m.Initial[i].W))}
 		for j := range m.Procs {
-			switch {
-			case j < i:
+			if j < i {
 				row = append(row, "-")
-			case !m.Cells[i][j].OK:
-				row = append(row, "n/b")
-			default:
-				row = append(row, f3(m.Cells[i][j].Psi))
+			} else {
+				row = append(row, psiText(m.Cells[i][j]))
 			}
 		}
 		g.row(row...)
 	}
 	g.write(x.w, "")
 	x.w.WriteString("\n")
-	if !x.brief && len(s.Pairs) > 0 {
+	x.predicted(s)
+	if len(s.Pairs) > 0 {
 		x.w.WriteString("Every run against every larger process count:\n")
 		g = &grid{head: []string{"p", "W", "p'", "W'", "psi"}, right: []bool{true, true, true, true, true}}
 		for _, sc := range s.Pairs {
+			w := "-"
 			if sc.OK {
-				g.row(gv(sc.From.P), gv(sc.From.W), gv(sc.To), gv(sc.WPrime), f3(sc.Psi))
-			} else {
-				g.row(gv(sc.From.P), gv(sc.From.W), gv(sc.To), "n/b", "n/b")
+				w = gv(sc.WPrime)
 			}
+			g.row(gv(sc.From.P), gv(sc.From.W), gv(sc.To), w, psiText(sc))
 		}
 		g.write(x.w, "  ")
 		x.w.WriteString("\n")
 	}
 	x.functions(s)
+	if undefinedIn(s) {
+		x.w.WriteString(wrap("n/d: the unit speed at p' does not change with the work beyond sampling noise (the time scales perfectly), so no W' and no psi exist.", 76) + "\n\n")
+	}
+}
+
+// undefinedIn reports whether any psi of the report is n/d.
+func undefinedIn(s *experiment.ScalaReport) bool {
+	undefined := func(sc experiment.Scaling) bool { return sc.Undefined }
+	if slices.ContainsFunc(s.Pairs, undefined) {
+		return true
+	}
+	for _, row := range s.Matrix.Cells {
+		if slices.ContainsFunc(row, undefined) {
+			return true
+		}
+	}
+	for _, f := range s.Functions {
+		if slices.ContainsFunc(f.Psi, undefined) {
+			return true
+		}
+	}
+	return false
+}
+
+// psiText prints a scalability: its value, n/b when the runs at p' do
+// not bracket the speed, n/d when the speed there does not depend on the
+// work.
+func psiText(sc experiment.Scaling) string {
+	switch {
+	case sc.OK:
+		return f3(sc.Psi)
+	case sc.Undefined:
+		return "n/d"
+	}
+	return "n/b"
+}
+
+// predicted writes psi predicted from the runs' time model beside the
+// measured one, in the layout of SCALA's Table 2: for each p', P, M and
+// the error in percent of M.
+func (x *expText) predicted(s *experiment.ScalaReport) {
+	if !s.Model.OK || len(s.Matrix.Procs) < 2 {
+		return
+	}
+	x.para(fmt.Sprintf("Predicted (P) and measured (M) scalability, as in SCALA's Table 2: the runs' times are fitted "+
+		"as the functions' below (t = %s, root mean square relative error %s%%), and P is psi with W' solved from that model alone, "+
+		"at the initial run's speed by the model; %% is |P - M| in percent of M. "+
+		"n/b under P: the model never reaches the speed between W/10^6 and W·10^6.",
+		s.Model.String(), f1(100*s.Model.RelErr)))
+	m := s.Matrix
+	g := &grid{head: []string{"psi(p, p')"}, right: []bool{false}}
+	for _, q := range m.Procs[1:] {
+		g.head = append(g.head, "P p'="+gv(q), "M", "%")
+		g.right = append(g.right, true, true, true)
+	}
+	for i, p := range m.Procs {
+		row := []string{"p=" + gv(p)}
+		for j := 1; j < len(m.Procs); j++ {
+			if j < i {
+				row = append(row, "-", "-", "-")
+				continue
+			}
+			pr, ms := s.Predicted[i][j], m.Cells[i][j]
+			errText := "-"
+			if pr.OK && ms.OK && pr.Psi != ms.Psi {
+				errText = f1(experiment.PsiError(pr.Psi, ms.Psi))
+			}
+			row = append(row, psiText(pr), psiText(ms), errText)
+		}
+		g.row(row...)
+	}
+	x.w.WriteString("Predicted (P) and measured (M) scalability:\n")
+	g.write(x.w, "  ")
+	x.w.WriteString("\n")
 }
 
 func reductionWords(r experiment.Reduction) string {
@@ -226,7 +339,8 @@ func (x *expText) functions(s *experiment.ScalaReport) {
 	x.para(fmt.Sprintf("The top functions by self time, with their own time in place of the run's: psi from p=%s, W=%s. "+
 		"The model is the time fitted as C0 + C1·p^i·log2(p)^j%s (the normal form of Extra-P) by least squares on relative errors, "+
 		"choosing the form with a penalty for each extra coefficient; 'fit' is the root mean square relative error. "+
-		"'grows' marks a function whose time increases with p.%s",
+		"'grows' marks a function whose time increases with p. "+
+		"A function whose time scales perfectly has a unit speed that does not depend on the work: its psi is n/d, and its model says how it scales.%s",
 		gv(init.P), gv(init.W), map[bool]string{true: "·W^k", false: ""}[s.VaryW], predict))
 	g := &grid{head: []string{"function", "time s"}, right: []bool{false, true}}
 	for _, q := range s.Matrix.Procs[1:] {
@@ -244,13 +358,10 @@ func (x *expText) functions(s *experiment.ScalaReport) {
 	for _, f := range s.Functions {
 		row := []string{f.Name, f3(f.Time)}
 		for _, sc := range f.Psi {
-			switch {
-			case sc.From.T == 0:
+			if sc.From.T == 0 {
 				row = append(row, "-")
-			case !sc.OK:
-				row = append(row, "n/b")
-			default:
-				row = append(row, f3(sc.Psi))
+			} else {
+				row = append(row, psiText(sc))
 			}
 		}
 		fit := "-"
@@ -307,7 +418,7 @@ func (x *expText) ranges(r *experiment.RangeResult) {
 		if st.Phi.OK && st.Psi.OK {
 			row = append(row, f3(st.Phi.Psi), f3(c.Alpha*st.Psi.Psi), yesNo(st.Crossing))
 		} else {
-			row = append(row, orNB(st.Phi), orNBScaled(st.Psi, c.Alpha), "unknown")
+			row = append(row, psiText(st.Phi), orNBScaled(st.Psi, c.Alpha), "unknown")
 		}
 		if st.TimesKnown {
 			row = append(row, f3(st.TSlow), f3(st.TFast))
@@ -353,58 +464,49 @@ func yesNo(b bool) string {
 	return "no"
 }
 
-func orNB(sc experiment.Scaling) string {
-	if sc.OK {
-		return f3(sc.Psi)
-	}
-	return "n/b"
-}
-
 func orNBScaled(sc experiment.Scaling, alpha float64) string {
 	if sc.OK {
 		return f3(alpha * sc.Psi)
 	}
-	return "n/b"
-}
-
-// tsv writes one table of tab-separated values: the header, the rows, then
-// an empty line.
-func tsv(w *bufio.Writer, head []string, rows [][]string) {
-	w.WriteString(strings.Join(head, "\t") + "\n")
-	for _, r := range rows {
-		for i := range r {
-			r[i] = strings.NewReplacer("\t", " ", "\n", " ").Replace(r[i])
-		}
-		w.WriteString(strings.Join(r, "\t") + "\n")
-	}
-	w.WriteString("\n")
+	return psiText(sc)
 }
 
 func full(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
-// writeExperimentTSV writes every table as tab-separated values; the first
-// column's name tells the tables apart: over (PERDAC), combination (the
-// runs), from_p (isospeed pairs), function (per-function view),
-// compared (range comparison).
+// writeExperimentTSV writes every table as tab-separated values in the
+// framing of TSVTable: perdac (one per dimension), scala_runs, scala_psi
+// (isospeed pairs of the runs and of the functions), scala_predicted
+// (predicted against measured psi), scala_functions and ranges.
 func writeExperimentTSV(w *bufio.Writer, res *experiment.Result) {
 	for _, t := range res.Perdac {
-		head := append(append([]string{"over", "function"}, t.Others...), "metric", "n", "average", "stdev", "re_sdev", "min", "minloc", "max", "maxloc", "share", "absent", "absent_first")
+		head := append(append([]string{"over", "function"}, t.Others...), "metric", "n", "average", "stdev", "re_sdev", "min", "minloc", "max", "maxloc", "share", "absent", "absent_first", "noise", "within_noise")
 		var rows [][]string
 		for _, r := range t.Rows {
 			rows = append(rows, append(append([]string{t.Over, r.Name}, r.Group...), r.Metric, strconv.Itoa(r.N),
 				full(r.Mean), full(r.Stdev), full(r.RSD), full(r.Min), r.MinAt, full(r.Max), r.MaxAt, full(r.Share),
-				strconv.Itoa(r.Absent), r.AbsentAt))
+				strconv.Itoa(r.Absent), r.AbsentAt, full(r.Noise), strconv.FormatBool(r.WithinNoise)))
 		}
-		tsv(w, head, rows)
+		TSVTable(w, "perdac", head, rows)
 	}
 	if len(res.Scala) > 0 {
-		var runs, pairs, funcs [][]string
+		var runs, pairs, predicted, funcs [][]string
 		for _, s := range res.Scala {
 			for _, pt := range s.Points {
-				runs = append(runs, []string{s.Combination, full(pt.P), full(pt.W), full(pt.T), full(pt.Speed())})
+				runs = append(runs, []string{s.Combination, full(pt.P), full(pt.W), full(pt.T), full(pt.Speed()), full(pt.Samples)})
 			}
 			for _, sc := range s.Pairs {
 				pairs = append(pairs, scalingRow(s.Combination, "", sc))
+			}
+			for i := range s.Predicted {
+				for j := i + 1; j < len(s.Matrix.Procs); j++ {
+					pr, ms := s.Predicted[i][j], s.Matrix.Cells[i][j]
+					errText := psiText(experiment.Scaling{})
+					if pr.OK && ms.OK {
+						errText = full(experiment.PsiError(pr.Psi, ms.Psi))
+					}
+					predicted = append(predicted, []string{s.Combination, full(s.Matrix.Procs[i]), full(s.Matrix.Initial[i].W), full(s.Matrix.Procs[j]),
+						psiValue(pr), psiValue(ms), errText, s.Model.String()})
+				}
 			}
 			for _, f := range s.Functions {
 				m := f.Model
@@ -423,9 +525,10 @@ func writeExperimentTSV(w *bufio.Writer, res *experiment.Result) {
 				}
 			}
 		}
-		tsv(w, []string{"combination", "procs", "work", "time", "speed"}, runs)
-		tsv(w, []string{"from_p", "combination", "function", "from_work", "from_time", "to_p", "scaled_work", "psi"}, pairs)
-		tsv(w, []string{"function", "combination", "time", "model", "c0", "c1", "p_exp", "log_exp", "work_exp", "rel_err", "grows", "predict_p", "predicted"}, funcs)
+		TSVTable(w, "scala_runs", []string{"combination", "procs", "work", "time", "speed", "samples"}, runs)
+		TSVTable(w, "scala_psi", []string{"from_p", "combination", "function", "from_work", "from_time", "to_p", "scaled_work", "psi"}, pairs)
+		TSVTable(w, "scala_predicted", []string{"combination", "p", "work", "to_p", "predicted", "measured", "error_pct", "model"}, predicted)
+		TSVTable(w, "scala_functions", []string{"function", "combination", "time", "model", "c0", "c1", "p_exp", "log_exp", "work_exp", "rel_err", "grows", "predict_p", "predicted"}, funcs)
 	}
 	if len(res.Ranges) > 0 {
 		var rows [][]string
@@ -437,7 +540,7 @@ func writeExperimentTSV(w *bufio.Writer, res *experiment.Result) {
 			c := &r.Comparison
 			for _, st := range c.Steps {
 				row := []string{r.Dim, r.Context, c.Slower, c.Faster, full(c.Initial.P), full(c.Initial.W), full(c.Alpha), full(st.To),
-					psiOrEmpty(st.Phi), psiOrEmpty(st.Psi), "", "", "", "", "", ""}
+					psiValue(st.Phi), psiValue(st.Psi), "", "", "", "", "", ""}
 				if st.Phi.OK && st.Psi.OK {
 					row[10] = strconv.FormatBool(st.Crossing)
 				}
@@ -450,32 +553,34 @@ func writeExperimentTSV(w *bufio.Writer, res *experiment.Result) {
 				rows = append(rows, row)
 			}
 		}
-		tsv(w, []string{"compared", "context", "slower", "faster", "p", "work", "alpha", "to_p", "phi", "psi", "crossing", "t_slow_scaled", "t_fast_scaled", "crossing_by_time", "crossing_at_work", "problem"}, rows)
+		TSVTable(w, "ranges", []string{"compared", "context", "slower", "faster", "p", "work", "alpha", "to_p", "phi", "psi", "crossing", "t_slow_scaled", "t_fast_scaled", "crossing_by_time", "crossing_at_work", "problem"}, rows)
 	}
 }
 
-func psiOrEmpty(sc experiment.Scaling) string {
+// psiValue writes a scalability in full precision, or n/b or n/d.
+func psiValue(sc experiment.Scaling) string {
 	if sc.OK {
 		return full(sc.Psi)
 	}
-	return ""
+	return psiText(sc)
 }
 
 func scalingRow(combo, fn string, sc experiment.Scaling) []string {
-	w, psi := "", ""
+	w := psiText(sc)
 	if sc.OK {
-		w, psi = full(sc.WPrime), full(sc.Psi)
+		w = full(sc.WPrime)
 	}
-	return []string{full(sc.From.P), combo, fn, full(sc.From.W), full(sc.From.T), full(sc.To), w, psi}
+	return []string{full(sc.From.P), combo, fn, full(sc.From.W), full(sc.From.T), full(sc.To), w, psiValue(sc)}
 }
 
 // The JSON document: the same tables, numbers in full precision, null
 // where a value is not defined.
 type (
 	jsonExperiment struct {
-		Perdac []jsonPerdac `json:"perdac"`
-		Scala  []jsonScala  `json:"scala"`
-		Ranges []jsonRange  `json:"ranges"`
+		Perdac       []jsonPerdac `json:"perdac"`
+		Scala        []jsonScala  `json:"scala"`
+		ScalaSkipped string       `json:"scala_skipped,omitempty"`
+		Ranges       []jsonRange  `json:"ranges"`
 	}
 	jsonPerdac struct {
 		Over       string          `json:"over"`
@@ -483,6 +588,7 @@ type (
 		Threshold  float64         `json:"threshold"`
 		Sort       string          `json:"sort"`
 		Candidates int             `json:"candidates"`
+		Hidden     int             `json:"hidden_within_noise"`
 		Rows       []jsonPerdacRow `json:"rows"`
 	}
 	jsonPerdacRow struct {
@@ -500,12 +606,16 @@ type (
 		Share    float64           `json:"share"`
 		Absent   int               `json:"absent"`
 		AbsentAt string            `json:"absent_first,omitempty"`
+		Noise    float64           `json:"noise"`
+		InNoise  bool              `json:"within_noise"`
 	}
 	jsonScala struct {
 		Combination string         `json:"combination"`
 		Runs        []jsonRun      `json:"runs"`
 		Procs       []float64      `json:"procs"`
 		Matrix      [][]*float64   `json:"matrix"`
+		Model       *jsonModel     `json:"model"`
+		Predicted   [][]*float64   `json:"predicted"`
 		Pairs       []jsonScaling  `json:"pairs"`
 		Functions   []jsonFunction `json:"functions"`
 		Notes       []string       `json:"notes,omitempty"`
@@ -522,6 +632,9 @@ type (
 		To     float64  `json:"to_p"`
 		WPrime *float64 `json:"scaled_work"`
 		Psi    *float64 `json:"psi"`
+		// NotDefined is psi's n/d: the speed at p' does not depend on
+		// the work beyond sampling noise.
+		NotDefined bool `json:"not_defined,omitempty"`
 	}
 	jsonFunction struct {
 		Name      string        `json:"function"`
@@ -567,7 +680,7 @@ type (
 func ptr[T any](v T) *T { return &v }
 
 func jsonScalingOf(sc experiment.Scaling) jsonScaling {
-	j := jsonScaling{P: sc.From.P, W: sc.From.W, To: sc.To}
+	j := jsonScaling{P: sc.From.P, W: sc.From.W, To: sc.To, NotDefined: sc.Undefined}
 	if sc.OK {
 		j.WPrime, j.Psi = ptr(sc.WPrime), ptr(sc.Psi)
 	}
@@ -582,12 +695,10 @@ func nonZero(v float64) *float64 {
 }
 
 func writeExperimentJSON(w *bufio.Writer, res *experiment.Result) error {
-	doc := jsonExperiment{Perdac: []jsonPerdac{}, Scala: []jsonScala{}, Ranges: []jsonRange{}}
+	doc := jsonExperiment{Perdac: []jsonPerdac{}, Scala: []jsonScala{}, Ranges: []jsonRange{}, ScalaSkipped: res.ScalaSkipped}
 	for _, t := range res.Perdac {
-		jp := jsonPerdac{Over: t.Over, Others: append([]string{}, t.Others...), Threshold: t.Threshold, Sort: "share", Candidates: t.Candidates, Rows: []jsonPerdacRow{}}
-		if t.SortByRSD {
-			jp.Sort = "rsd"
-		}
+		jp := jsonPerdac{Over: t.Over, Others: append([]string{}, t.Others...), Threshold: t.Threshold, Candidates: t.Candidates, Hidden: t.Hidden, Rows: []jsonPerdacRow{}}
+		jp.Sort = t.Order.String()
 		for _, r := range t.Rows {
 			group := map[string]string{}
 			for i, d := range t.Others {
@@ -595,7 +706,7 @@ func writeExperimentJSON(w *bufio.Writer, res *experiment.Result) error {
 			}
 			jp.Rows = append(jp.Rows, jsonPerdacRow{Function: r.Name, Group: group, Metric: r.Metric, N: r.N, Average: r.Mean,
 				Stdev: r.Stdev, RSD: r.RSD, Min: r.Min, MinLoc: r.MinAt, Max: r.Max, MaxLoc: r.MaxAt, Share: r.Share,
-				Absent: r.Absent, AbsentAt: r.AbsentAt})
+				Absent: r.Absent, AbsentAt: r.AbsentAt, Noise: r.Noise, InNoise: r.WithinNoise})
 		}
 		doc.Perdac = append(doc.Perdac, jp)
 	}
@@ -612,6 +723,18 @@ func writeExperimentJSON(w *bufio.Writer, res *experiment.Result) error {
 				}
 			}
 			js.Matrix = append(js.Matrix, row)
+		}
+		if m := s.Model; m.OK {
+			js.Model = &jsonModel{Form: m.String(), C0: m.C0, C1: m.C1, I: m.I, J: m.J, K: m.K, RelErr: m.RelErr}
+			for i := range s.Predicted {
+				row := make([]*float64, len(s.Matrix.Procs))
+				for j := i; j < len(row); j++ {
+					if sc := s.Predicted[i][j]; sc.OK {
+						row[j] = ptr(sc.Psi)
+					}
+				}
+				js.Predicted = append(js.Predicted, row)
+			}
 		}
 		for _, sc := range s.Pairs {
 			js.Pairs = append(js.Pairs, jsonScalingOf(sc))

@@ -46,10 +46,11 @@ func draw(in io.Reader, out io.Writer) error {
 		return err
 	}
 	var cs []charts.Chart
+	var skipped []string
 	if req.Ranks != nil {
 		cs, err = charts.RankCharts(req.Ranks)
 	} else {
-		cs, err = charts.ExperimentCharts(req.Experiment)
+		cs, skipped, err = charts.ExperimentCharts(req.Experiment)
 	}
 	if err != nil {
 		return err
@@ -62,5 +63,5 @@ func draw(in io.Reader, out io.Writer) error {
 		}
 		drawn = append(drawn, wire.Chart{Name: c.Name, SVG: svg.Bytes()})
 	}
-	return wire.WriteCharts(out, drawn)
+	return wire.WriteReply(out, &wire.Reply{Charts: drawn, Skipped: skipped})
 }

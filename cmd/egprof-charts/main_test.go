@@ -54,11 +54,12 @@ func experimentResult() *experiment.Result {
 func TestChartsSurviveThePipe(t *testing.T) {
 	for _, req := range []*wire.Request{{Ranks: rankReport(t)}, {Experiment: experimentResult()}} {
 		var direct []charts.Chart
+		var skipped []string
 		var err error
 		if req.Ranks != nil {
 			direct, err = charts.RankCharts(req.Ranks)
 		} else {
-			direct, err = charts.ExperimentCharts(req.Experiment)
+			direct, skipped, err = charts.ExperimentCharts(req.Experiment)
 		}
 		require.NoError(t, err)
 		require.NotEmpty(t, direct)
@@ -66,14 +67,15 @@ func TestChartsSurviveThePipe(t *testing.T) {
 		var in, out, stderr bytes.Buffer
 		require.NoError(t, wire.WriteRequest(&in, req))
 		require.Zero(t, run(nil, &in, &out, &stderr), stderr.String())
-		got, err := wire.ReadCharts(&out)
+		reply, err := wire.ReadReply(&out)
 		require.NoError(t, err)
-		require.Len(t, got, len(direct))
+		assert.Equal(t, skipped, reply.Skipped)
+		require.Len(t, reply.Charts, len(direct))
 		for i, c := range direct {
 			var want bytes.Buffer
 			require.NoError(t, c.WriteSVG(&want))
-			assert.Equal(t, c.Name, got[i].Name)
-			assert.True(t, bytes.Equal(want.Bytes(), got[i].SVG), "%s differs after the pipe", c.Name)
+			assert.Equal(t, c.Name, reply.Charts[i].Name)
+			assert.True(t, bytes.Equal(want.Bytes(), reply.Charts[i].SVG), "%s differs after the pipe", c.Name)
 		}
 	}
 }

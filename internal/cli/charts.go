@@ -11,7 +11,7 @@ import (
 )
 
 // drawCharts has the egprof-charts command draw the charts of req.
-func drawCharts(req *wire.Request) ([]wire.Chart, error) {
+func drawCharts(req *wire.Request) (*wire.Reply, error) {
 	var in, out bytes.Buffer
 	if err := wire.WriteRequest(&in, req); err != nil {
 		return nil, err
@@ -19,7 +19,7 @@ func drawCharts(req *wire.Request) ([]wire.Chart, error) {
 	if err := chartsHelper.run(nil, &in, &out); err != nil {
 		return nil, err
 	}
-	return wire.ReadCharts(&out)
+	return wire.ReadReply(&out)
 }
 
 // writeCharts writes each chart as an SVG file of its name in dir, which

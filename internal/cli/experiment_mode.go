@@ -5,7 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
+
+	"github.com/egprof/egprof/internal/atomicfile"
+	"github.com/egprof/egprof/internal/oserr"
+	"github.com/egprof/egprof/ranks"
 
 	"github.com/egprof/egprof/experiment"
 	"github.com/egprof/egprof/render"
@@ -16,12 +21,13 @@ import (
 // experimentOptions are the options of the experiment mode (--experiment,
 // --runs and what goes with them).
 type experimentOptions struct {
-	table      string // --experiment
-	runs       bool   // --runs
+	tables     []string // --experiment: tables or summaries
+	runs       bool     // --runs
 	over       []string
 	threshold  float64
 	thresholdG bool
-	sortRSD    bool
+	order      experiment.Order
+	showNoise  bool
 	procsDim   string
 	workDim    string
 	rankDim    string
@@ -45,16 +51,6 @@ func (c *config) reportExperiment(stdout io.Writer, stderr io.Writer) int {
 	if err := c.checkExperimentOptions(); err != nil {
 		return fail(err)
 	}
-	var e *experiment.Experiment
-	var err error
-	if o.runs {
-		e, err = experiment.FromRuns(c.image, c.gmonFiles)
-	} else {
-		e, err = experiment.ReadTable(o.table, experiment.TableOptions{Binary: c.image, RankDim: o.rankDimOr()})
-	}
-	if err != nil {
-		return fail(err)
-	}
 	over := o.over
 	if o.runs && len(over) == 0 {
 		over = []string{"run"}
@@ -64,7 +60,7 @@ func (c *config) reportExperiment(stdout io.Writer, stderr io.Writer) int {
 		threshold = o.threshold
 	}
 	cfg := experiment.Config{
-		Over: over, Threshold: threshold, SortByRSD: o.sortRSD,
+		Over: over, Threshold: threshold, Order: o.order, ShowNoise: o.showNoise,
 		ProcsDim: orDefault(o.procsDim, "procs"), WorkDim: orDefault(o.workDim, "work"), RankDim: o.rankDimOr(), CompareDim: o.compareDim,
 		RequireScala: o.scalaGiven, TimeOfRun: o.timeOfRun, Predict: o.predict, PredictWork: o.predictW,
 		Load: experiment.LoadOptions{
@@ -75,10 +71,19 @@ func (c *config) reportExperiment(stdout io.Writer, stderr io.Writer) int {
 	bar := newProgressBar(stderr)
 	cfg.Load.Progress = bar.update
 	cfg.Naming = c.textOptions().Naming()
-	res, err := experiment.Analyze(e, cfg)
+	acc, err := c.accumulateExperiment(cfg)
 	bar.finish()
 	if err != nil {
 		return fail(err)
+	}
+	res, err := acc.Report(cfg)
+	if err != nil {
+		return fail(err)
+	}
+	if path := c.ext.rank.saveSummary; path != "" {
+		if err := atomicfile.Write(path, func(w io.Writer) error { _, err := w.Write(acc.Encode()); return err }); err != nil {
+			return fail(fmt.Errorf("writing the experiment summary %s: %s", path, oserr.Text(err)))
+		}
 	}
 	// The report is made whole before anything is written.
 	var out bytes.Buffer
@@ -86,7 +91,14 @@ func (c *config) reportExperiment(stdout io.Writer, stderr io.Writer) int {
 		return fail(err)
 	}
 	if o.plots != "" {
-		cs, err := drawCharts(&wire.Request{Experiment: res})
+		reply, err := drawCharts(&wire.Request{Experiment: res})
+		var cs []wire.Chart
+		if err == nil {
+			cs = reply.Charts
+			for _, why := range reply.Skipped {
+				fmt.Fprintf(stderr, "%s: warning: --plots: %s\n", c.argv0, why)
+			}
+		}
 		var files []string
 		if err == nil && len(cs) > 0 {
 			files, err = writeCharts(o.plots, cs)
@@ -104,6 +116,47 @@ func (c *config) reportExperiment(stdout io.Writer, stderr io.Writer) int {
 	return 0
 }
 
+// accumulateExperiment reads the experiment: the positional profiles
+// (--runs), or each --experiment table's profiles, or summary, merged in
+// the order given.
+func (c *config) accumulateExperiment(cfg experiment.Config) (*experiment.Accumulators, error) {
+	o := &c.ext.exp
+	if o.runs {
+		e, err := experiment.FromRuns(c.image, c.gmonFiles)
+		if err != nil {
+			return nil, err
+		}
+		return experiment.Accumulate(e, cfg)
+	}
+	var all *experiment.Accumulators
+	for _, path := range o.tables {
+		var acc *experiment.Accumulators
+		data, err := os.ReadFile(path)
+		switch {
+		case err != nil:
+			return nil, &experiment.TableError{File: path, Err: fmt.Errorf("cannot read the experiment table: %w", err)}
+		case experiment.IsSummary(data):
+			acc, err = experiment.DecodeSummary(data, path)
+		case ranks.IsSummary(data):
+			err = fmt.Errorf("%s is a rank summary, not an experiment table or summary: list it in a table's gmon column", path)
+		default:
+			var e *experiment.Experiment
+			if e, err = experiment.ReadTable(path, experiment.TableOptions{Binary: c.image, RankDim: o.rankDimOr()}); err == nil {
+				acc, err = experiment.Accumulate(e, cfg)
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		if all == nil {
+			all = acc
+		} else if err := all.Merge(acc); err != nil {
+			return nil, fmt.Errorf("%s cannot be merged with %s: %w", path, o.tables[0], err)
+		}
+	}
+	return all, nil
+}
+
 func (o *experimentOptions) rankDimOr() string { return orDefault(o.rankDim, "rank") }
 
 func orDefault(s, def string) string {
@@ -117,7 +170,7 @@ func orDefault(s, def string) string {
 func (c *config) checkExperimentOptions() error {
 	o := &c.ext.exp
 	switch {
-	case o.table != "" && !(len(c.gmonFiles) == 1 && c.gmonFiles[0] == "gmon.out"):
+	case len(o.tables) > 0 && !(len(c.gmonFiles) == 1 && c.gmonFiles[0] == "gmon.out"):
 		return fmt.Errorf("with --experiment the profiles come from the table, not from the command line (%s)", strings.Join(c.gmonFiles, " "))
 	case c.style&styleSum != 0:
 		return errors.New("-s does not combine with an experiment; sum the runs with gprof -s instead")

@@ -157,14 +157,23 @@ func runExperimentPrograms(t *testing.T) *experimentFixture {
 
 // tsvTables splits --format=tsv output into its tables, keyed by the name
 // of their first column.
+// tsvTables reads egprof's framed TSV: each table is a line
+// "#table<TAB>NAME", a header and its rows; tables of one name are
+// joined.
 func tsvTables(t *testing.T, out string) map[string][]map[string]string {
 	t.Helper()
 	tables := map[string][]map[string]string{}
 	for _, block := range strings.Split(strings.TrimRight(out, "\n"), "\n\n") {
 		lines := strings.Split(block, "\n")
-		head := strings.Split(lines[0], "\t")
-		rows := []map[string]string{}
-		for _, l := range lines[1:] {
+		name, ok := strings.CutPrefix(lines[0], "#table\t")
+		require.True(t, ok, "a table starts with its frame: %q", lines[0])
+		require.GreaterOrEqual(t, len(lines), 2, "table %s has a header", name)
+		head := strings.Split(lines[1], "\t")
+		rows := tables[name]
+		if rows == nil {
+			rows = []map[string]string{}
+		}
+		for _, l := range lines[2:] {
 			cells := strings.Split(l, "\t")
 			require.Len(t, cells, len(head), "row %q", l)
 			row := map[string]string{}
@@ -173,7 +182,7 @@ func tsvTables(t *testing.T, out string) map[string][]map[string]string {
 			}
 			rows = append(rows, row)
 		}
-		tables[head[0]] = rows
+		tables[name] = rows
 	}
 	return tables
 }
@@ -220,9 +229,9 @@ func TestExperimentEndToEnd(t *testing.T) {
 	fx := runExperimentPrograms(t)
 
 	t.Run("PERDAC over build", func(t *testing.T) {
-		res := testenv.RunMain(run, "egprof", "--experiment="+fx.table, "--over=build", "--threshold=0", "--format=tsv")
+		res := testenv.RunMain(run, "egprof", "--experiment="+fx.table, "--over=build", "--threshold=0", "--show-noise", "--format=tsv")
 		require.Equal(t, 0, res.Code, res.Stderr)
-		rows := tsvTables(t, res.Stdout)["over"]
+		rows := tsvTables(t, res.Stdout)["perdac"]
 		require.NotEmpty(t, rows)
 		// Independently: every rank profile's flat profile, by gprof.
 		type key struct {
@@ -270,6 +279,15 @@ func TestExperimentEndToEnd(t *testing.T) {
 					assert.InDelta(t, min(o0.self, o2.self), expNum(t, r["min"]), 0.0051, id("min"))
 					assert.InDelta(t, max(o0.self, o2.self), expNum(t, r["max"]), 0.0051, id("max"))
 					assert.Equal(t, "2", r["n"])
+					// 100 samples a second: v seconds are 100·v samples,
+					// a Poisson count of variance 100·v, so v has
+					// variance v/100; the noise is the root of the
+					// mean variance.
+					noise := math.Sqrt((o0.self + o2.self) / 2 / 100)
+					assert.InDelta(t, noise, expNum(t, r["noise"]), 0.0051, id("noise"))
+					if spread := math.Abs(o0.self-o2.self) / 2; math.Abs(spread-2*noise) > 0.011 {
+						assert.Equal(t, strconv.FormatBool(spread <= 2*noise), r["within_noise"], id("within_noise"))
+					}
 					checked++
 				}
 				// Calls: exact. Only mix's differ (absent from the -O2
@@ -296,7 +314,7 @@ func TestExperimentEndToEnd(t *testing.T) {
 		res := testenv.RunMain(run, "egprof", "--experiment="+fx.table, "--compare-dim=build", "--format=tsv")
 		require.Equal(t, 0, res.Code, res.Stderr)
 		tables := tsvTables(t, res.Stdout)
-		runs := tables["combination"]
+		runs := tables["scala_runs"]
 		require.Len(t, runs, len(expBuild)*len(expSizes)*len(expProcs), "one run per build, work and process count")
 		// The time of a run is its slowest rank's total, by gprof.
 		type point struct{ p, w, t float64 }
@@ -338,13 +356,29 @@ func TestExperimentEndToEnd(t *testing.T) {
 			}
 			return 0, false
 		}
+		// flat: the two speeds measured at q agree within sampling noise
+		// (t·100 samples each; for two runs the χ² statistic is
+		// n₁n₂/(n₁+n₂)·ln²(s₁/s₂), against 5.09, the Wilson–Hilferty
+		// quantile at two standard deviations for one degree of freedom).
+		flat := func(b string, q float64) bool {
+			var at []point
+			for _, pt := range points[b] {
+				if pt.p == q {
+					at = append(at, pt)
+				}
+			}
+			require.Len(t, at, 2)
+			n1, n2 := 100*at[0].t, 100*at[1].t
+			l := math.Log(speed(at[0]) / speed(at[1]))
+			return n1*n2/(n1+n2)*l*l <= 5.09
+		}
 		psi := func(b string, from point, q float64) (float64, bool) {
 			w, ok := scaled(b, q, speed(from))
 			return q * from.w / (from.p * w), ok
 		}
 		pairs := 0
 		bracketed := 0
-		for _, r := range tables["from_p"] {
+		for _, r := range tables["scala_psi"] {
 			if r["function"] != "" {
 				continue
 			}
@@ -352,7 +386,10 @@ func TestExperimentEndToEnd(t *testing.T) {
 			from := point{expNum(t, r["from_p"]), expNum(t, r["from_work"]), expNum(t, r["from_time"])}
 			want, ok := psi(b, from, expNum(t, r["to_p"]))
 			name := fmt.Sprintf("%s psi(%g,%s) from W=%g", b, from.p, r["to_p"], from.w)
-			if assert.Equal(t, ok, r["psi"] != "", name) && ok {
+			if assert.Equal(t, flat(b, expNum(t, r["to_p"])), r["psi"] == "n/d", name) && r["psi"] == "n/d" {
+				continue
+			}
+			if assert.Equal(t, ok, r["psi"] != "n/b", name) && ok {
 				assert.InDelta(t, want, expNum(t, r["psi"]), 1e-9*want, name)
 				bracketed++
 			}
@@ -362,7 +399,7 @@ func TestExperimentEndToEnd(t *testing.T) {
 		assert.Equal(t, len(expBuild)*6, pairs, "every run to every larger p'")
 
 		// Range comparison from the smallest p and W.
-		cmp := tables["compared"]
+		cmp := tables["ranges"]
 		require.NotEmpty(t, cmp)
 		initial := func(b string) point {
 			for _, pt := range points[b] {
@@ -390,8 +427,13 @@ func TestExperimentEndToEnd(t *testing.T) {
 			q := expNum(t, r["to_p"])
 			phi, ok1 := psi(slow, initial(slow), q)
 			ps, ok2 := psi(fast, initial(fast), q)
-			assert.Equal(t, ok1, r["phi"] != "", "phi at p'=%g", q)
-			assert.Equal(t, ok2, r["psi"] != "", "psi at p'=%g", q)
+			assert.Equal(t, flat(slow, q), r["phi"] == "n/d", "phi at p'=%g", q)
+			assert.Equal(t, flat(fast, q), r["psi"] == "n/d", "psi at p'=%g", q)
+			if r["phi"] == "n/d" || r["psi"] == "n/d" {
+				continue
+			}
+			assert.Equal(t, ok1, r["phi"] != "n/b", "phi at p'=%g", q)
+			assert.Equal(t, ok2, r["psi"] != "n/b", "psi at p'=%g", q)
 			if ok1 && ok2 {
 				assert.Equal(t, strconv.FormatBool(phi > alpha*ps), r["crossing"], "p'=%g", q)
 				assert.Equal(t, r["crossing"], r["crossing_by_time"], "Phi > alpha·Psi exactly when t(W') < T(W*), p'=%g", q)
@@ -439,18 +481,25 @@ func TestExperimentEndToEnd(t *testing.T) {
 	})
 }
 
-// TestExperimentErrors checks that bad experiments end with a clear error,
-// a non-zero exit and nothing written.
-func TestExperimentErrors(t *testing.T) {
-	prog, gmon1, gmon2 := "testdata/progs/recursion/prog", "testdata/progs/recursion/gmon.out", "testdata/progs/recursion/gmon2.out"
+// absIfBuilt skips the test when the test program prog is not built,
+// and returns a function making a path absolute.
+func absIfBuilt(t *testing.T, prog string) func(string) string {
+	t.Helper()
 	if _, err := os.Stat(prog); err != nil {
 		t.Skip("test programs not built")
 	}
-	abs := func(p string) string {
+	return func(p string) string {
 		a, err := filepath.Abs(p)
 		require.NoError(t, err)
 		return a
 	}
+}
+
+// TestExperimentErrors checks that bad experiments end with a clear error,
+// a non-zero exit and nothing written.
+func TestExperimentErrors(t *testing.T) {
+	prog, gmon1, gmon2 := "testdata/progs/recursion/prog", "testdata/progs/recursion/gmon.out", "testdata/progs/recursion/gmon2.out"
+	abs := absIfBuilt(t, prog)
 	dir := t.TempDir()
 	made := 0
 	table := func(text string) string {
@@ -652,4 +701,211 @@ func BenchmarkExperimentOverRun(b *testing.B) {
 			b.ReportMetric(gmb, "gprof-MB")
 		})
 	}
+}
+
+// steadySource is a program that does the same work on every run: six
+// functions of decreasing weight, about 1.5 s in all.
+const steadySource = `#include <stdio.h>
+volatile double sink;
+#define WORK(name, n) __attribute__((noinline)) void name(void) { for (long i = 0; i < (n); i++) sink += 1.0; }
+WORK(f1, 1000000) WORK(f2, 300000) WORK(f3, 100000) WORK(f4, 30000) WORK(f5, 10000) WORK(f6, 3000)
+int main(void)
+{
+	for (int s = 0; s < 200; s++) {
+		f1(); f2(); f3(); f4(); f5(); f6();
+	}
+	printf("%g\n", sink);
+	return 0;
+}
+`
+
+// TestExperimentSteadyRuns runs one program five times, unchanged, and
+// checks that PERDAC's report does not present sampling noise as
+// variation. For every function's self seconds, from GNU gprof's flat
+// profile of each run, a row is listed by default exactly when its
+// population standard deviation is above 10 % of the average and above
+// twice the Poisson noise, the root of the mean of v/100 (v seconds are
+// 100·v samples at 100 Hz, a count whose variance is 100·v); calls do
+// not change, so no calls row is listed. With --show-noise every row
+// above the threshold is listed, the noisy ones marked ~.
+func TestExperimentSteadyRuns(t *testing.T) {
+	testenv.Need(t, "gcc", "gprof")
+	if testing.Short() {
+		t.Skip("runs a 1.5 s program five times")
+	}
+	dir := t.TempDir()
+	src, prog := filepath.Join(dir, "steady.c"), filepath.Join(dir, "steady")
+	require.NoError(t, os.WriteFile(src, []byte(steadySource), 0o666))
+	out, err := exec.Command("gcc", "-pg", "-O0", "-o", prog, src).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	var files []string
+	for i := range 5 {
+		cmd := exec.Command(prog)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), fmt.Sprintf("GMON_OUT_PREFIX=%s/run%d", dir, i+1))
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		m, err := filepath.Glob(fmt.Sprintf("%s/run%d.*", dir, i+1))
+		require.NoError(t, err)
+		require.Len(t, m, 1)
+		files = append(files, m[0])
+	}
+	self := map[string][]float64{}
+	for _, f := range files {
+		for name, row := range gprofFlat(t, prog, f) {
+			self[name] = append(self[name], row.self)
+		}
+	}
+	wantListed, wantNoisy := map[string]bool{}, 0
+	for name, vs := range self {
+		if len(vs) < len(files) {
+			continue // a function without samples in some run: not checked
+		}
+		mean, ss := 0.0, 0.0
+		for _, v := range vs {
+			mean += v / float64(len(vs))
+		}
+		for _, v := range vs {
+			ss += (v - mean) * (v - mean)
+		}
+		stdev := math.Sqrt(ss / float64(len(vs)))
+		if mean == 0 || !(100*stdev/mean > 10) {
+			continue
+		}
+		if stdev > 2*math.Sqrt(mean/100) {
+			wantListed[name] = true
+		} else {
+			wantNoisy++
+		}
+	}
+
+	report := func(args ...string) []map[string]string {
+		res := testenv.RunMain(run, append(append([]string{"egprof", "--runs", "--format=tsv"}, args...), append([]string{prog}, files...)...)...)
+		require.Equal(t, 0, res.Code, res.Stderr)
+		return tsvTables(t, res.Stdout)["perdac"]
+	}
+	byDefault := report()
+	listed := map[string]bool{}
+	for _, r := range byDefault {
+		assert.NotEqual(t, "calls", r["metric"], "calls do not change between identical runs")
+		assert.Equal(t, "false", r["within_noise"])
+		if r["metric"] == "self s" {
+			listed[r["function"]] = true
+		}
+	}
+	for name := range self {
+		if len(self[name]) == len(files) {
+			assert.Equal(t, wantListed[name], listed[name], "self s of %s: %v", name, self[name])
+		}
+	}
+	all := report("--show-noise")
+	noisy := 0
+	for _, r := range all {
+		if r["within_noise"] == "true" {
+			noisy++
+		}
+	}
+	assert.Equal(t, len(all)-len(byDefault), noisy, "--show-noise adds exactly the rows within noise")
+	t.Logf("five identical runs: %d rows listed, %d within sampling noise left out (%d of them self s)", len(byDefault), noisy, wantNoisy)
+	assert.Positive(t, noisy, "the small functions' times vary by more than 10 %, by noise alone")
+
+	text := testenv.RunMain(run, append([]string{"egprof", "-b", "--runs", "--show-noise", prog}, files...)...)
+	require.Equal(t, 0, text.Code, text.Stderr)
+	if noisy > 0 {
+		assert.Contains(t, text.Stdout, "~\n", "rows within noise are marked")
+	}
+}
+
+// TestExperimentRankSummary lists a rank summary in the gmon column: it
+// stands for the summed profile of its ranks, as GNU gprof sums their
+// files. PERDAC over two rows, the summary of ranks 0 and 1 and rank 0's
+// own profile, must find each function's self seconds of `gprof prog
+// gmon.out gmon2.out` and of `gprof prog gmon.out` as its extremes. The
+// table has no procs or work column, so the report says that SCALA was
+// skipped and which options name the columns.
+func TestExperimentRankSummary(t *testing.T) {
+	testenv.Need(t, "gprof")
+	prog, g0, g1 := "testdata/progs/ranks/prog", "testdata/progs/ranks/gmon.out", "testdata/progs/ranks/gmon2.out"
+	abs := absIfBuilt(t, prog)
+	dir := t.TempDir()
+	sum := filepath.Join(dir, "all.sum")
+	res := testenv.RunMain(run, "egprof", "--ranks", "-P", "-Q", "--save-summary="+sum, prog, g0, g1)
+	require.Equal(t, 0, res.Code, res.Stderr)
+	table := filepath.Join(dir, "exp.tsv")
+	require.NoError(t, os.WriteFile(table, []byte(fmt.Sprintf("gmon\tbinary\tscope\n%s\t%s\tsummed\n%s\t%s\trank0\n", sum, abs(prog), abs(g0), abs(prog))), 0o666))
+
+	res = testenv.RunMain(run, "egprof", "--experiment="+table, "--threshold=0", "--show-noise", "--format=tsv")
+	require.Equal(t, 0, res.Code, res.Stderr)
+	rows := tsvTables(t, res.Stdout)["perdac"]
+	summed, rank0 := gprofFlat(t, prog, g0, g1), gprofFlat(t, prog, g0)
+	checked := 0
+	for _, r := range rows {
+		if r["metric"] != "self s" {
+			continue
+		}
+		s, ok := summed[r["function"]]
+		require.True(t, ok, r["function"])
+		o := rank0[r["function"]]
+		assert.InDelta(t, min(s.self, o.self), expNum(t, r["min"]), 0.0051, r["function"])
+		assert.InDelta(t, max(s.self, o.self), expNum(t, r["max"]), 0.0051, r["function"])
+		checked++
+	}
+	assert.Positive(t, checked)
+
+	res = testenv.RunMain(run, "egprof", "-b", "--experiment="+table)
+	require.Equal(t, 0, res.Code, res.Stderr)
+	assert.Contains(t, res.Stdout, `SCALA's scalability analysis was skipped: the table has no "procs" column (--procs-dim names it) and no "work" column (--work-dim names it).`)
+
+	res = testenv.RunMain(run, "egprof", "--experiment="+sum)
+	assert.Equal(t, 1, res.Code)
+	assert.Contains(t, res.Stderr, sum+" is a rank summary, not an experiment table or summary: list it in a table's gmon column")
+}
+
+// TestExperimentSaveSummary saves the experiment summaries of two halves
+// of an experiment and merges them: the report is the one of the whole
+// table, whose self seconds are GNU gprof's for each profile. Two tables
+// given together merge the same way.
+func TestExperimentSaveSummary(t *testing.T) {
+	testenv.Need(t, "gprof")
+	prog, g1, g2 := "testdata/progs/recursion/prog", "testdata/progs/recursion/gmon.out", "testdata/progs/recursion/gmon2.out"
+	abs := absIfBuilt(t, prog)
+	dir := t.TempDir()
+	write := func(name string, rows ...string) string {
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(path, []byte("gmon\tbinary\trun\n"+strings.Join(rows, "\n")+"\n"), 0o666))
+		return path
+	}
+	rowA, rowB := abs(g1)+"\t"+abs(prog)+"\ta", abs(g2)+"\t"+abs(prog)+"\tb"
+	whole, partA, partB := write("whole.tsv", rowA, rowB), write("a.tsv", rowA), write("b.tsv", rowB)
+	egprof := func(extra ...string) string {
+		t.Helper()
+		res := testenv.RunMain(run, append([]string{"egprof", "--threshold=0", "--show-noise"}, extra...)...)
+		require.Equal(t, 0, res.Code, res.Stderr)
+		return res.Stdout
+	}
+	// The text report compares whole (its three decimals hide the last
+	// bits, in which merged accumulators may differ from one pass).
+	want := egprof("-b", "--experiment="+whole)
+	sumA, sumB := filepath.Join(dir, "a.sum"), filepath.Join(dir, "b.sum")
+	egprof("--experiment="+partA, "--save-summary="+sumA)
+	egprof("--experiment="+partB, "--save-summary="+sumB)
+	assert.Equal(t, want, egprof("-b", "--experiment="+sumA, "--experiment="+sumB), "the merged summaries report as the whole table")
+	assert.Equal(t, want, egprof("-b", "--experiment="+partA, "--experiment="+partB), "two tables merge the same way")
+	got := egprof("--format=tsv", "--experiment="+sumA, "--experiment="+sumB)
+
+	flat1, flat2 := gprofFlat(t, prog, g1), gprofFlat(t, prog, g2)
+	checked := 0
+	for _, r := range tsvTables(t, got)["perdac"] {
+		if r["metric"] == "self s" {
+			a, b := flat1[r["function"]].self, flat2[r["function"]].self
+			assert.InDelta(t, min(a, b), expNum(t, r["min"]), 0.0051, r["function"])
+			assert.InDelta(t, max(a, b), expNum(t, r["max"]), 0.0051, r["function"])
+			checked++
+		}
+	}
+	assert.Positive(t, checked)
+
+	res := testenv.RunMain(run, "egprof", "--experiment="+sumA, "--experiment=testdata/experiment/ranks.tsv")
+	assert.Equal(t, 1, res.Code)
+	assert.Contains(t, res.Stderr, "cannot be merged with "+sumA)
 }

@@ -189,8 +189,9 @@ func optionTable() []optionDef {
 
 		// Experiments.
 		{name: "experiment", metavar: "TABLE", modes: modeExperiment, selects: modeExperiment,
-			help: "analyse the profiles this TSV/CSV table lists (gmon, binary and dimension columns)",
-			set:  func(e *extConfig, v string) error { e.exp.table = v; return nil }},
+			help: "analyse the profiles this TSV/CSV table lists (gmon, binary and dimension columns), " +
+				"or an experiment summary (repeatable: they are merged)",
+			set: func(e *extConfig, v string) error { e.exp.tables = append(e.exp.tables, v); return nil }},
 		{name: "runs", modes: modeExperiment, selects: modeExperiment,
 			help: "analyse the positional profiles as runs of one experiment (dimension run)",
 			set:  func(e *extConfig, _ string) error { e.exp.runs = true; return nil }},
@@ -200,9 +201,13 @@ func optionTable() []optionDef {
 		{name: "threshold", metavar: "PCT", modes: modeExperiment,
 			help: "list the rows whose relative standard deviation exceeds PCT percent (default 10)",
 			set:  setThreshold},
-		{name: "sort", metavar: "share|rsd", modes: modeExperiment,
-			help: "the order of the statistics rows (default share: of a run's time)",
-			set:  setSort},
+		{name: "sort", metavar: "share|rsd|natural", modes: modeExperiment,
+			help: "the order of the statistics rows: share of a run's time (default), relative standard deviation, " +
+				"or function, group and metric as PERDAC's Fig. 3",
+			set: setSort},
+		{name: "show-noise", modes: modeExperiment,
+			help: "list the statistics rows whose spread is within sampling noise too, marked ~",
+			set:  func(e *extConfig, _ string) error { e.exp.showNoise = true; return nil }},
 		{name: "procs-dim", metavar: "DIM", modes: modeExperiment,
 			help: "the experiment's column of process counts (default procs)",
 			set:  func(e *extConfig, v string) error { e.exp.procsDim, e.exp.scalaGiven = v, true; return nil }},
@@ -241,8 +246,8 @@ func optionTable() []optionDef {
 		{name: "rank-plots", metavar: "DIR", modes: modeRanks, selects: modeRanks,
 			help: "write SVG charts of the rank analysis into DIR",
 			set:  func(e *extConfig, v string) error { e.rank.plots = v; return nil }},
-		{name: "save-summary", metavar: "FILE", modes: modeRanks, selects: modeRanks,
-			help: "write the mergeable rank summary to FILE",
+		{name: "save-summary", metavar: "FILE", modes: modeRanks | modeExperiment, selects: modeRanks,
+			help: "write the mergeable rank (or experiment) summary to FILE",
 			set:  func(e *extConfig, v string) error { e.rank.saveSummary = v; return nil }},
 		{name: "rank-top", metavar: "N", modes: modeRanks, selects: modeRanks,
 			help: "the number of code regions the rank analysis shows in detail (default 20)",
@@ -407,7 +412,7 @@ func (e *extConfig) checkModes() error {
 	if e.graphTopSet && !e.wantsGraphFiles() {
 		return usagef("--graph-top chooses what graph files keep: give --gml, --dot, --svg or --png as well")
 	}
-	if e.exp.table != "" && e.exp.runs {
+	if len(e.exp.tables) > 0 && e.exp.runs {
 		return usagef("--experiment and --runs are two ways to give the experiment: choose one")
 	}
 	return e.expandDiffPatterns()
@@ -515,14 +520,11 @@ func setThreshold(e *extConfig, v string) error {
 }
 
 func setSort(e *extConfig, v string) error {
-	switch v {
-	case "share":
-		e.exp.sortRSD = false
-	case "rsd":
-		e.exp.sortRSD = true
-	default:
-		return fmt.Errorf("--sort takes share or rsd, not %q", v)
+	o, err := experiment.ParseOrder(v)
+	if err != nil {
+		return fmt.Errorf("--sort %w", err)
 	}
+	e.exp.order = o
 	return nil
 }
 

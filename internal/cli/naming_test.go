@@ -38,7 +38,7 @@ func TestStaticNamesInOwnOutputs(t *testing.T) {
 			[]string{"helper (a.c)", "helper (b.c)"}},
 		{"differential call graph and index", []string{"-b", "-p", "-q", multiProg, multiGmon, "--diff=" + multiGmon2},
 			[]string{"helper (a.c) [", "helper (b.c) ["}},
-		{"experiment tables", []string{"-b", "--runs", "--threshold=0", multiProg, multiGmon, multiGmon2},
+		{"experiment tables", []string{"-b", "--runs", "--threshold=0", "--show-noise", multiProg, multiGmon, multiGmon2},
 			[]string{"helper (a.c)  self s", "helper (b.c)  self s"}},
 		{"rank tables", []string{"-b", "-P", "-Q", "--ranks", multiProg, multiGmon, multiGmon2},
 			[]string{"computation     5000   0.28284  helper (b.c)", "computation     4500   0.23570  helper (a.c)"}},

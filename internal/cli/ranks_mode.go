@@ -155,9 +155,9 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 		return fail("%s: writing the rank analysis: %v\n", c.argv0, err)
 	}
 	if o.plots != "" {
-		cs, err := drawCharts(&wire.Request{Ranks: rep})
+		reply, err := drawCharts(&wire.Request{Ranks: rep})
 		if err == nil {
-			_, err = writeCharts(o.plots, cs)
+			_, err = writeCharts(o.plots, reply.Charts)
 		}
 		if err != nil {
 			return fail("%s: --rank-plots: %v\n", c.argv0, err)

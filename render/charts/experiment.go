@@ -25,9 +25,10 @@ const plotFunctions = 6
 // fitted model) and the average unit speed against work for each p with the
 // isospeed level; per range comparison, the two scalability curves with
 // the crossing point. Each is named by what it shows, such as
-// "speed-vs-work.svg"; there are none without SCALA's figures.
-func ExperimentCharts(res *experiment.Result) ([]Chart, error) {
-	var charts []Chart
+// "speed-vs-work.svg"; there are none without SCALA's figures. skipped
+// says, for each figure left out, why: a scalability plot none of whose
+// p' has a bracketed psi would show nothing but its initial point.
+func ExperimentCharts(res *experiment.Result) (charts []Chart, skipped []string, err error) {
 	add := func(name string, p *plot.Plot) {
 		charts = append(charts, Chart{Name: name, WriteSVG: func(w io.Writer) error { return writePlot(w, p) }})
 	}
@@ -42,7 +43,7 @@ func ExperimentCharts(res *experiment.Result) ([]Chart, error) {
 		for k, f := range s.Functions[:min(len(s.Functions), plotFunctions)] {
 			p, err := timePlot(res, s, &f)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if p == nil {
 				continue
@@ -51,7 +52,7 @@ func ExperimentCharts(res *experiment.Result) ([]Chart, error) {
 		}
 		p, err := speedPlot(res, s)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		add("speed-vs-work"+suffix+".svg", p)
 	}
@@ -60,17 +61,24 @@ func ExperimentCharts(res *experiment.Result) ([]Chart, error) {
 		if r.Problem != "" || r.Equal || len(r.Steps) == 0 {
 			continue
 		}
-		p, err := crossingPlot(r)
-		if err != nil {
-			return nil, err
-		}
 		name := fmt.Sprintf("scalability-%s-%s-%s", fileSafe(r.Dim), fileSafe(r.Slower), fileSafe(r.Faster))
 		if r.Context != "" {
 			name += "-" + fileSafe(r.Context)
 		}
-		add(name+".svg", p)
+		name += ".svg"
+		if !slices.ContainsFunc(r.Steps, func(st experiment.CrossStep) bool { return st.Phi.OK || st.Psi.OK }) {
+			skipped = append(skipped, fmt.Sprintf("%s is not written: no psi of %s or %s from p=%s, W=%s is known at any larger p' "+
+				"(the runs there do not bracket the initial speed, or their speed does not depend on the work)",
+				name, r.Slower, r.Faster, tickLabel(r.Initial.P), tickLabel(r.Initial.W)))
+			continue
+		}
+		p, err := crossingPlot(r)
+		if err != nil {
+			return nil, nil, err
+		}
+		add(name, p)
 	}
-	return charts, nil
+	return charts, skipped, nil
 }
 
 // writePlot writes p to w as SVG.

@@ -51,16 +51,26 @@ func TestExperimentCharts(t *testing.T) {
 		name         string
 		procs, works []float64
 		want         []string
+		skipped      string // a figure left out, with its reason
 	}{
 		{"designed", []float64{1, 2, 4, 8}, []float64{100, 200, 400, 800, 1600, 6400},
-			[]string{"speed-vs-work-build_A.svg", "time-build_B-01-solve_with_odd__chars.svg", "scalability-build-A-B.svg"}},
-		{"one process count", []float64{4}, []float64{100, 1000}, []string{"speed-vs-work-build_A.svg"}},
-		{"one run", []float64{1}, []float64{100}, []string{"speed-vs-work-build_B.svg"}},
+			[]string{"speed-vs-work-build_A.svg", "time-build_B-01-solve_with_odd__chars.svg", "scalability-build-A-B.svg"}, ""},
+		{"one process count", []float64{4}, []float64{100, 1000}, []string{"speed-vs-work-build_A.svg"}, ""},
+		{"one run", []float64{1}, []float64{100}, []string{"speed-vs-work-build_B.svg"}, ""},
+		// One work per process count: no speed at p' > 1 is bracketed,
+		// so the scalability plot would hold the initial point alone.
+		{"nothing bracketed", []float64{1, 2, 4}, []float64{100}, []string{"speed-vs-work-build_A.svg"},
+			"scalability-build-A-B.svg is not written: no psi of A or B from p=1, W=100 is known at any larger p'"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			charts, err := ExperimentCharts(scalaResult(tc.procs, tc.works))
+			charts, skipped, err := ExperimentCharts(scalaResult(tc.procs, tc.works))
 			require.NoError(t, err)
+			if tc.skipped == "" {
+				assert.Empty(t, skipped)
+			} else if assert.Len(t, skipped, 1) {
+				assert.True(t, strings.HasPrefix(skipped[0], tc.skipped), skipped[0])
+			}
 			var names []string
 			for _, c := range charts {
 				names = append(names, c.Name)
@@ -72,9 +82,12 @@ func TestExperimentCharts(t *testing.T) {
 			for _, w := range tc.want {
 				assert.Contains(t, names, w)
 			}
+			if tc.skipped != "" {
+				assert.NotContains(t, names, strings.Fields(tc.skipped)[0], "not written empty")
+			}
 		})
 	}
-	charts, err := ExperimentCharts(&experiment.Result{})
+	charts, _, err := ExperimentCharts(&experiment.Result{})
 	assert.NoError(t, err)
 	assert.Empty(t, charts, "nothing to plot without SCALA")
 }

@@ -62,27 +62,35 @@ func ReadRequest(rd io.Reader) (*Request, error) {
 	return &r, nil
 }
 
-// WriteCharts encodes the drawn charts to w.
-func WriteCharts(w io.Writer, cs []Chart) error {
-	if err := gob.NewEncoder(w).Encode(cs); err != nil {
+// Reply is what the egprof-charts command sends back.
+type Reply struct {
+	// Charts are the drawn charts.
+	Charts []Chart
+	// Skipped says, one line each, which charts were not drawn and why.
+	Skipped []string
+}
+
+// WriteReply encodes the drawn charts to w.
+func WriteReply(w io.Writer, r *Reply) error {
+	if err := gob.NewEncoder(w).Encode(r); err != nil {
 		return fmt.Errorf("encoding the charts: %w", err)
 	}
 	return nil
 }
 
-// ReadCharts decodes drawn charts from rd. A chart whose name is not a
+// ReadReply decodes drawn charts from rd. A chart whose name is not a
 // plain file name is refused: the names become files in the plot folder.
-func ReadCharts(rd io.Reader) ([]Chart, error) {
-	var cs []Chart
-	if err := gob.NewDecoder(rd).Decode(&cs); err != nil {
+func ReadReply(rd io.Reader) (*Reply, error) {
+	var r Reply
+	if err := gob.NewDecoder(rd).Decode(&r); err != nil {
 		return nil, fmt.Errorf("decoding the charts: %w", err)
 	}
-	for _, c := range cs {
+	for _, c := range r.Charts {
 		if !plainName(c.Name) {
 			return nil, fmt.Errorf("chart name %q is not a plain file name", c.Name)
 		}
 	}
-	return cs, nil
+	return &r, nil
 }
 
 // plainName reports whether name is a file name without a directory.

@@ -26,17 +26,17 @@ func TestRoundTrip(t *testing.T) {
 	_, err = ReadRequest(bytes.NewReader([]byte("junk")))
 	assert.ErrorContains(t, err, "decoding the chart request")
 
-	cs := []Chart{{Name: "heatmap.svg", SVG: []byte("<svg/>")}}
+	reply := &Reply{Charts: []Chart{{Name: "heatmap.svg", SVG: []byte("<svg/>")}}, Skipped: []string{"psi.svg: nothing bracketed"}}
 	buf.Reset()
-	require.NoError(t, WriteCharts(&buf, cs))
-	back, err := ReadCharts(&buf)
+	require.NoError(t, WriteReply(&buf, reply))
+	back, err := ReadReply(&buf)
 	require.NoError(t, err)
-	assert.Equal(t, cs, back)
+	assert.Equal(t, reply, back)
 
 	for _, name := range []string{"", "..", "../x.svg", "a/b.svg"} {
 		buf.Reset()
-		require.NoError(t, WriteCharts(&buf, []Chart{{Name: name}}))
-		_, err := ReadCharts(&buf)
+		require.NoError(t, WriteReply(&buf, &Reply{Charts: []Chart{{Name: name}}}))
+		_, err := ReadReply(&buf)
 		assert.ErrorContains(t, err, "plain file name", "%q", name)
 	}
 }
