@@ -188,7 +188,8 @@ func checkImpact(t *testing.T, plusProg, plusGmon, minusProg, minusGmon string) 
 
 // TestImpactLive runs the same comparison on random programs built here:
 // each program's -O0 build against its -O2 build (two executables), and
-// two runs of the -O0 build (one executable).
+// two runs of the -O0 build (one executable); and checks the functions
+// their pruned differential call graphs draw (see checkPairGraph).
 func TestImpactLive(t *testing.T) {
 	testenv.Need(t, "gprof", "gcc")
 	for seed := int64(7001); seed < 7005; seed++ {
@@ -213,6 +214,8 @@ func TestImpactLive(t *testing.T) {
 			bin2, a2, _ := build("-O2")
 			t.Run("-O0 against -O2", func(t *testing.T) { checkImpact(t, bin0, a0, bin2, a2) })
 			t.Run("two runs", func(t *testing.T) { checkImpact(t, bin0, a0, "", b0) })
+			t.Run("graph -O0 against -O2", func(t *testing.T) { checkPairGraph(t, bin0, a0, bin2, a2) })
+			t.Run("graph of two runs", func(t *testing.T) { checkPairGraph(t, bin0, a0, bin0, b0) })
 		})
 	}
 }
