@@ -16,7 +16,7 @@
 #
 # Usage: scripts/graph-sizes.sh [-n RUNS] [-k DIR] [-- EXTRA-EGPROF-OPTIONS]
 #   -n RUNS  timed runs per picture (default 3)
-#   -k DIR   keep the pictures (PNG, SVG, DOT) in DIR
+#   -k DIR   keep the pictures (PNG and SVG) in DIR
 #
 # Environment:
 #   EGPROF      the egprof binary to measure, with egprof-graphviz next to it
@@ -134,7 +134,7 @@ measure() {
 	local label=$1
 	shift
 	local base=$out/$label
-	"$egprof" -b -P -Q "$@" --svg="$base.svg" --dot="$base.dot" "${extra[@]}" 2>"$work/err" ||
+	"$egprof" -b -P -Q "$@" --svg="$base.svg" "${extra[@]}" 2>"$work/err" ||
 		{ log "$label: egprof failed: $(head -1 "$work/err")"; return; }
 	local cpu=()
 	for ((r = 0; r < runs; r++)); do
@@ -142,22 +142,26 @@ measure() {
 			{ log "$label: egprof --png failed"; return; }
 		cpu+=("$(awk '{ print $1 + $2 }' "$work/time")")
 	done
-	# Boxes and their fills from the SVG: each node group's first shape.
+	# Boxes and their fills, edges and their styles, from the SVG: each
+	# group's first shape. An elided path is a grey (#969696) dashed edge.
 	local counts
 	counts=$(awk '
-		/class="node"/ { boxes++; want = 1; next }
-		/class="edge"/ { edges++; want = 0; next }
-		want && /fill="/ {
+		/class="node"/ { boxes++; node = 1; edge = 0; next }
+		/class="edge"/ { edges++; edge = 1; node = 0; next }
+		node && /fill="/ {
 			if ($0 ~ /fill="#d9d9d9"/) grey++
 			if ($0 ~ /fill="#ffffff"/) white++
-			want = 0
+			node = 0
 		}
-		END { printf "%d %d %d %d", boxes, grey, white, edges }' "$base.svg")
-	local boxes grey white edges dashed pixels
-	read -r boxes grey white edges <<<"$counts"
-	dashed=$(grep -c 'style=dashed\]' "$base.dot")
+		edge && /<path / {
+			if ($0 ~ /stroke="#969696"/ && $0 ~ /stroke-dasharray="5,2"/) dashed++
+			edge = 0
+		}
+		END { printf "%d %d %d %d %d", boxes, grey, white, edges - dashed, dashed }' "$base.svg")
+	local boxes grey white solid dashed pixels
+	read -r boxes grey white solid dashed <<<"$counts"
 	pixels=$(file "$base.png" | sed -n 's/.* \([0-9]* x [0-9]*\),.*/\1/p' | tr -d ' ')
-	printf '%-18s %6d %6d %6d %7d %7d %12s %8.2f\n' "$label" "$boxes" "$grey" "$white" "$((edges - dashed))" "$dashed" "$pixels" \
+	printf '%-18s %6d %6d %6d %7d %7d %12s %8.2f\n' "$label" "$boxes" "$grey" "$white" "$solid" "$dashed" "$pixels" \
 		"$(printf '%s\n' "${cpu[@]}" | median)"
 }
 

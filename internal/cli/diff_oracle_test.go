@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -188,8 +189,10 @@ func checkImpact(t *testing.T, plusProg, plusGmon, minusProg, minusGmon string) 
 
 // TestImpactLive runs the same comparison on random programs built here:
 // each program's -O0 build against its -O2 build (two executables), and
-// two runs of the -O0 build (one executable); and checks the functions
-// their pruned differential call graphs draw (see checkPairGraph).
+// two runs of the -O0 build (one executable); checks the functions their
+// pruned differential call graphs draw (see checkPairGraph), that the -O2
+// profile is refused against the -O0 executable, and the CI gate's
+// verdicts against GNU gprof's totals.
 func TestImpactLive(t *testing.T) {
 	testenv.Need(t, "gprof", "gcc")
 	for seed := int64(7001); seed < 7005; seed++ {
@@ -216,6 +219,30 @@ func TestImpactLive(t *testing.T) {
 			t.Run("two runs", func(t *testing.T) { checkImpact(t, bin0, a0, "", b0) })
 			t.Run("graph -O0 against -O2", func(t *testing.T) { checkPairGraph(t, bin0, a0, bin2, a2) })
 			t.Run("graph of two runs", func(t *testing.T) { checkPairGraph(t, bin0, a0, bin0, b0) })
+			t.Run("-O2 profile without --diff-exe", func(t *testing.T) {
+				res := testenv.RunMain(run, "egprof", "-b", bin0, a0, "--diff="+a2)
+				assert.Equal(t, 1, res.Code)
+				assert.Empty(t, res.Stdout)
+				assert.Contains(t, res.Stderr, "--diff profile "+a2+" does not belong to "+bin0)
+			})
+			t.Run("gate", func(t *testing.T) {
+				plus, minus := gprofGraphTotal(t, bin0, a0), gprofGraphTotal(t, bin2, a2)
+				for _, pct := range []float64{0, 10} {
+					for _, dir := range [][4]string{{bin0, a0, bin2, a2}, {bin2, a2, bin0, a0}} {
+						p, m := plus, minus
+						if dir[0] == bin2 {
+							p, m = minus, plus
+						}
+						want, ok := gateVerdict(p, m, pct)
+						if !ok {
+							continue
+						}
+						res := testenv.RunMain(run, "egprof", "-b", "-P", "-Q", fmt.Sprintf("--fail-if-slower=%g", pct),
+							dir[0], dir[1], "--diff="+dir[3], "--diff-exe="+dir[2])
+						assert.Equal(t, want, res.Code, "%.2f s against %.2f s at %g%%: %s", p, m, pct, res.Stderr)
+					}
+				}
+			})
 		})
 	}
 }

@@ -106,6 +106,7 @@ type graphView struct {
 type viewNode struct {
 	fn         int
 	name       string // unique display name
+	box        string // the name in the box (see boxNames)
 	incl, excl float64
 	relW, relH float64 // 0..1, from |excl| and |incl|
 	fill       int
@@ -216,6 +217,13 @@ func newGraphView(p *diff.Profile, opt Options) *graphView {
 		n.oneSided = p.IsDiff() && p.Functions[i].Plus.Present != p.Functions[i].Minus.Present
 		v.maxIncl = math.Max(v.maxIncl, math.Abs(n.incl))
 		v.maxExcl = math.Max(v.maxExcl, math.Abs(n.excl))
+	}
+	full := make([]string, len(v.nodes))
+	for k := range v.nodes {
+		full[k] = v.nodes[k].name
+	}
+	for k, b := range boxNames(full) {
+		v.nodes[k].box = b
 	}
 	// The fill scale is set by the largest change that is not noise.
 	maxFill := 0.0
@@ -764,7 +772,7 @@ func WriteDOT(w io.Writer, p *diff.Profile, opt Options) error {
 	for k := range v.nodes {
 		n := &v.nodes[k]
 		f := &p.Functions[n.fn]
-		label := dotName(shortName(n.name)) + "\n" + strings.Join(v.detail(n), "\n")
+		label := dotName(n.box) + "\n" + strings.Join(v.detail(n), "\n")
 		tooltip := n.name
 		if f.File != "" {
 			tooltip += " in " + f.File

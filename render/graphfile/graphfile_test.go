@@ -167,16 +167,26 @@ func TestGraphGMLAndDOTStructure(t *testing.T) {
 			} else {
 				assert.Contains(t, first, fmt.Sprintf("all %d functions and %d arcs shown", len(tc.p.Functions), len(tc.p.Arcs)))
 			}
-			// Every kept function's short name starts a node label, and
-			// its full name starts the tooltip.
+			// Every kept function's short name starts a node label (no
+			// two alike), and its full name starts the tooltip.
 			names := graphNames(tc.p, tc.opt.Naming)
+			var full []string
+			for _, i := range sel.Nodes {
+				full = append(full, names[i])
+			}
+			boxes := boxNames(full)
+			seen := map[string]bool{}
+			for _, b := range boxes {
+				assert.False(t, seen[b], "two boxes read %q", b)
+				seen[b] = true
+			}
 			for k, m := range nodes {
 				i := sel.Nodes[k]
 				want := names[i]
 				if tc.opt.Naming.Demangle {
 					assert.True(t, strings.HasPrefix(want, symtab.Demangle(tc.p.Functions[i].Name, symtab.StyleAuto)))
 				}
-				prefix := "label=" + strings.TrimSuffix(dotString(dotName(shortName(want))), `"`) + `\n`
+				prefix := "label=" + strings.TrimSuffix(dotString(dotName(boxes[k])), `"`) + `\n`
 				assert.True(t, strings.HasPrefix(m[2], prefix), "node %d: %s", k, m[2])
 				assert.Contains(t, m[2], "tooltip="+strings.TrimSuffix(dotString(want), `"`), "node %d", k)
 			}

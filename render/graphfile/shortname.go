@@ -10,8 +10,12 @@ import "strings"
 // full name stays in the tooltip and in the GML file. A file or number
 // egprof added after a space ("swap (a.c)", "f #2") is kept, and so are
 // operator names.
-func shortName(s string) string {
-	stripped := stripArguments(s)
+func shortName(s string) string { return shorten(s, false) }
+
+// shorten is shortName, keeping the template arguments when
+// keepTemplates is set.
+func shorten(s string, keepTemplates bool) string {
+	stripped := stripArguments(s, keepTemplates)
 	if stripped == s && !strings.Contains(s, " ") {
 		return s
 	}
@@ -98,11 +102,59 @@ func operatorToken(s string) string {
 	return ""
 }
 
-// stripArguments leaves out template arguments and parameter lists.
-func stripArguments(s string) string {
+// boxNames are the names the boxes of a picture show, parallel to names:
+// their short names, except where two would read the same
+// ("step<float>" and "step<double>" both "step"); those keep their
+// template arguments, and where that does not tell them apart either
+// (overloads), their whole names.
+func boxNames(names []string) []string {
+	boxes := make([]string, len(names))
+	for i, n := range names {
+		boxes[i] = shortName(n)
+	}
+	for _, keepTemplates := range []bool{true, false} {
+		count := map[string]int{}
+		for _, b := range boxes {
+			count[b]++
+		}
+		for i, b := range boxes {
+			if count[b] > 1 {
+				if keepTemplates {
+					boxes[i] = shorten(names[i], true)
+				} else {
+					boxes[i] = names[i]
+				}
+			}
+		}
+	}
+	return boxes
+}
+
+// stripArguments leaves out parameter lists and, unless keepTemplates,
+// template arguments.
+func stripArguments(s string, keepTemplates bool) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	angle, paren := 0, 0 // depths of what is being left out
+	// template copies the template arguments that start at s[i] whole,
+	// and returns the index of their closing '>'.
+	template := func(i int) int {
+		depth := 0
+		for j := i; j < len(s); j++ {
+			switch s[j] {
+			case '<':
+				depth++
+			case '>':
+				depth--
+			}
+			if depth == 0 {
+				b.WriteString(s[i : j+1])
+				return j
+			}
+		}
+		b.WriteString(s[i:])
+		return len(s) - 1
+	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -136,6 +188,11 @@ func stripArguments(s string) string {
 				i += len(op) - 1
 			}
 			switch {
+			case keepTemplates && strings.HasPrefix(s[i+1:], " <"):
+				b.WriteByte(' ')
+				i = template(i + 2)
+			case keepTemplates && strings.HasPrefix(s[i+1:], "<"):
+				i = template(i + 1)
 			case strings.HasPrefix(s[i+1:], " <"):
 				i += 2
 				angle = 1
@@ -143,6 +200,8 @@ func stripArguments(s string) string {
 				i++
 				angle = 1
 			}
+		case c == '<' && i > 0 && identChar(s[i-1]) && keepTemplates:
+			i = template(i)
 		case c == '<' && i > 0 && identChar(s[i-1]):
 			angle = 1
 		case c == '(' && i > 0 && (identChar(s[i-1]) || operatorChar(s[i-1]) || s[i-1] == ')' || s[i-1] == ']'):

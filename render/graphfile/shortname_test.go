@@ -41,3 +41,18 @@ func TestShortName(t *testing.T) {
 		assert.Equal(t, c.want, shortName(c.in), c.in)
 	}
 }
+
+func TestBoxNames(t *testing.T) {
+	assert.Equal(t,
+		[]string{"main", "(anonymous namespace)::step<float>", "(anonymous namespace)::step<double>", "Vec3::Vec3(double)", "Vec3::Vec3(float)", "std::vector::size", "geo::operator<< <float>", "geo::operator<< <double>"},
+		boxNames([]string{
+			"main",
+			"void (anonymous namespace)::step<float>(geo::Bodies<float>&, float)",
+			"void (anonymous namespace)::step<double>(geo::Bodies<double>&, double)",
+			"Vec3::Vec3(double)",
+			"Vec3::Vec3(float)",
+			"std::vector<int, std::allocator<int> >::size() const",
+			"std::ostream& geo::operator<< <float>(std::ostream&, geo::Vec3<float> const&)",
+			"std::ostream& geo::operator<< <double>(std::ostream&, geo::Vec3<double> const&)",
+		}))
+}
