@@ -156,7 +156,8 @@ type ElidedPath struct {
 	From, To int
 	// Via are the left-out functions on the way, From's callee first:
 	// the route that carries the most time (in a differential profile
-	// the largest change) into To's caller, climbed caller by caller.
+	// the largest change) into To's caller, climbed caller by caller,
+	// the largest arc first.
 	Via []int
 }
 
@@ -167,8 +168,9 @@ type GraphSelection struct {
 	// Nodes are the kept function indexes, ascending.
 	Nodes []int
 	// Connectors are the kept functions that are not significant, kept
-	// only because they are roots (functions nobody calls) from which a
-	// kept function is reached; ascending, a subset of Nodes.
+	// only to connect others: roots (functions nobody calls) from which a
+	// kept function is reached, and functions where several elided paths
+	// would meet; ascending, a subset of Nodes.
 	Connectors []int
 	// Arcs are the indexes of the arcs drawn, ascending: each joins two
 	// kept functions.
@@ -196,10 +198,13 @@ type GraphSelection struct {
 //     from kept callers that carry at least EdgeShare of the total, and an
 //     elided path through each left-out caller whose arc does (when
 //     EdgeShare is set), climbing from that caller along its largest arcs
-//     to the first kept function or root; a kept function that has
+//     (backing up out of cycles) to the first kept function or root; a
+//     kept function that has
 //     neither gets its largest arc from a kept caller, or else one elided
 //     path, through the caller of its largest arc that leads to one. Roots
-//     reached this way are kept as Connectors;
+//     reached this way are kept as Connectors, and so is a left-out
+//     function that several elided paths pass through (the one nearest
+//     their ends), which then gets connections of its own;
 //   - a kept function's arc to itself when it carries EdgeShare.
 //
 // Ties in the Top order go to the smaller raw name, then to the earlier
@@ -207,9 +212,19 @@ type GraphSelection struct {
 func (p *Profile) SelectGraph(opt GraphOptions) GraphSelection {
 	s := newSelector(p, opt)
 	s.chooseSignificant()
-	s.connectAll()
+	for round := 0; ; round++ {
+		s.connectAll()
+		if round == maxHubRounds || !s.promoteHubs() {
+			break
+		}
+	}
 	return s.result()
 }
+
+// maxHubRounds bounds how many times SelectGraph keeps the functions where
+// elided paths meet and connects again: each round keeps at least one more
+// function, and real call graphs settle in one or two.
+const maxHubRounds = 8
 
 // selector holds the work of one SelectGraph.
 type selector struct {
@@ -221,6 +236,7 @@ type selector struct {
 	focus   []bool
 	kept    []bool
 	sigNode []bool // kept as significant
+	hub     []bool // kept because several elided paths met there
 	root    []bool // candidate without candidate callers (itself aside)
 	drawn   []bool // per arc
 	// in lists, per function, the arcs into it from other candidates, in
@@ -237,7 +253,7 @@ type selector struct {
 func newSelector(p *Profile, opt GraphOptions) *selector {
 	n := len(p.Functions)
 	s := &selector{p: p, opt: opt,
-		cand: make([]bool, n), focus: make([]bool, n), kept: make([]bool, n), sigNode: make([]bool, n),
+		cand: make([]bool, n), focus: make([]bool, n), kept: make([]bool, n), sigNode: make([]bool, n), hub: make([]bool, n),
 		root: make([]bool, n), drawn: make([]bool, len(p.Arcs)),
 		stamp: make([]int, n), paths: map[[2]int]ElidedPath{},
 	}
@@ -407,12 +423,18 @@ func (s *selector) endpoint(u int) bool { return s.kept[u] || s.root[u] }
 // draws the significant self-arcs.
 func (s *selector) connectAll() {
 	p := s.p
+	for i := range s.kept {
+		s.kept[i] = s.sigNode[i] || s.hub[i]
+	}
+	clear(s.drawn)
+	clear(s.paths)
 	var roots []int
 	for v := range p.Functions {
-		if s.sigNode[v] {
+		if s.kept[v] {
 			roots = s.connect(v, roots)
 		}
 	}
+	roots = s.reachFromRoots(roots)
 	for _, r := range roots {
 		s.kept[r] = true
 	}
@@ -421,6 +443,114 @@ func (s *selector) connectAll() {
 			s.drawn[ai] = true
 		}
 	}
+}
+
+// reachFromRoots makes sure every kept function that a root reaches in
+// the call graph is reached from a root in the picture too: connections
+// among kept functions can close on themselves (a recursion whose way in
+// carries no change). A kept function not reached gets the largest arc
+// from a reached function or a root, else an elided path climbed, as in
+// connect, from its callers to the first reached function or root, until
+// no more can be reached. It returns roots with the roots it used added.
+func (s *selector) reachFromRoots(roots []int) []int {
+	p := s.p
+	next := map[int][]int{} // the picture's edges, caller to callees
+	for ai, d := range s.drawn {
+		if d {
+			next[p.Arcs[ai].Parent] = append(next[p.Arcs[ai].Parent], p.Arcs[ai].Child)
+		}
+	}
+	for key := range s.paths {
+		next[key[0]] = append(next[key[0]], key[1])
+	}
+	reached := make([]bool, len(p.Functions))
+	var queue []int
+	reach := func(u int) {
+		if reached[u] {
+			return
+		}
+		reached[u] = true
+		queue = append(queue[:0], u)
+		for len(queue) > 0 {
+			x := queue[len(queue)-1]
+			queue = queue[:len(queue)-1]
+			for _, w := range next[x] {
+				if !reached[w] {
+					reached[w] = true
+					queue = append(queue, w)
+				}
+			}
+		}
+	}
+	for i, k := range s.kept {
+		if k && s.root[i] {
+			reach(i)
+		}
+	}
+	for _, r := range roots {
+		reach(r)
+	}
+	for progress := true; progress; {
+		progress = false
+		for v, k := range s.kept {
+			if !k || reached[v] {
+				continue
+			}
+			in := s.byLarger(s.inArcs[s.inStart[v]:s.inStart[v+1]])
+			from := -1
+			for _, ai := range in {
+				if u := p.Arcs[ai].Parent; reached[u] || s.root[u] {
+					s.drawn[ai] = true
+					from = u
+					break
+				}
+			}
+			for k := 0; from < 0 && k < len(in); k++ {
+				if u := p.Arcs[in[k]].Parent; !s.kept[u] {
+					from = s.climbTo(v, u, reached)
+				}
+			}
+			if from < 0 {
+				continue
+			}
+			if !s.kept[from] && !slices.Contains(roots, from) {
+				roots = append(roots, from)
+			}
+			next[from] = append(next[from], v)
+			if !reached[from] {
+				reach(from)
+			} else {
+				reach(v)
+			}
+			progress = true
+		}
+	}
+	return roots
+}
+
+// promoteHubs keeps, for the next round of connections, the functions
+// where elided paths meet: on each path, the left-out function nearest its
+// end that another path passes through too. Drawn once with its own
+// connection, such a function replaces several dashed edges that would
+// repeat the same functions. It reports whether it kept any.
+func (s *selector) promoteHubs() bool {
+	count := map[int]int{}
+	for _, path := range s.paths {
+		for _, x := range path.Via {
+			count[x]++
+		}
+	}
+	promoted := false
+	for _, path := range s.paths {
+		for k := len(path.Via) - 1; k >= 0; k-- {
+			if x := path.Via[k]; count[x] > 1 {
+				promoted = promoted || !s.hub[x]
+				s.hub[x] = true
+				break
+			}
+		}
+	}
+	return promoted
 }
 
 // connect draws the connections of kept function v (see SelectGraph) and
@@ -453,20 +583,7 @@ func (s *selector) connect(v int, roots []int) []int {
 	}
 	// The largest first, so that where two routes meet the same kept
 	// caller the path drawn is the larger one's.
-	byLarger := func(list []int) []int {
-		list = slices.Clone(list)
-		slices.SortStableFunc(list, func(a, b int) int {
-			if s.arcLarger(a, b) {
-				return -1
-			}
-			if s.arcLarger(b, a) {
-				return 1
-			}
-			return 0
-		})
-		return list
-	}
-	for _, ai := range byLarger(through) {
+	for _, ai := range s.byLarger(through) {
 		if u := s.climb(v, s.p.Arcs[ai].Parent); u >= 0 {
 			use(u)
 		}
@@ -477,14 +594,14 @@ func (s *selector) connect(v int, roots []int) []int {
 	// The largest arc from a kept caller (or a root), else one path
 	// through the left-out caller of the largest arc that leads
 	// somewhere.
-	for _, ai := range byLarger(in) {
+	for _, ai := range s.byLarger(in) {
 		if u := s.p.Arcs[ai].Parent; s.endpoint(u) {
 			s.drawn[ai] = true
 			use(u)
 			return roots
 		}
 	}
-	for _, ai := range byLarger(in) {
+	for _, ai := range s.byLarger(in) {
 		if u := s.climb(v, s.p.Arcs[ai].Parent); u >= 0 {
 			use(u)
 			return roots
@@ -515,38 +632,78 @@ func (s *selector) arcCount(a int) uint64 {
 	return arc.Plus.Count
 }
 
-// climb follows, from v's left-out caller w, the route that the most time
-// (or change of time) takes into w: at each left-out function the caller
-// with the largest arc (see arcLarger) not yet on the route, up to the
-// first kept function or root. It records the elided path from there to v
-// and returns that endpoint, or -1 when the route ends in a cycle of
-// left-out functions.
-func (s *selector) climb(v, w int) int {
+// climb finds, from v's left-out caller w, the route that the most time
+// (or change of time) takes into w: it goes up to callers, the one with
+// the largest arc (see arcLarger) first, through left-out functions not
+// yet on the way, backing up where a way ends without reaching a kept
+// function or root (a cycle of left-out functions). It records the elided
+// path from the first kept function or root it reaches to v and returns
+// that endpoint, or -1 when there is none.
+func (s *selector) climb(v, w int) int { return s.climbTo(v, w, nil) }
+
+// climbTo is climb; with reached set, the route ends at a reached function
+// or a root and cannot pass through other kept functions.
+func (s *selector) climbTo(v, w int, reached []bool) int {
 	s.gen++
 	s.stamp[v], s.stamp[w] = s.gen, s.gen
-	via := []int{w}
-	for x := w; ; {
-		best := -1
-		for _, ai := range s.inArcs[s.inStart[x]:s.inStart[x+1]] {
-			if u := s.p.Arcs[ai].Parent; s.stamp[u] != s.gen && (best < 0 || s.arcLarger(ai, best)) {
-				best = ai
+	// route holds the functions from w up; next[k] is how many of
+	// route[k]'s callers (largest first) were tried.
+	route, next := []int{w}, []int{0}
+	var callers [][]int // per route position, its callers' arcs, largest first
+	callers = append(callers, s.callersLargestFirst(w))
+	for len(route) > 0 {
+		k := len(route) - 1
+		if next[k] == len(callers[k]) {
+			route, next, callers = route[:k], next[:k], callers[:k]
+			continue
+		}
+		ai := callers[k][next[k]]
+		next[k]++
+		u := s.p.Arcs[ai].Parent
+		if s.stamp[u] == s.gen {
+			continue
+		}
+		s.stamp[u] = s.gen
+		end := s.endpoint(u)
+		if reached != nil {
+			end = reached[u] || s.root[u]
+			if !end && s.kept[u] {
+				continue
 			}
 		}
-		if best < 0 {
-			return -1
-		}
-		u := s.p.Arcs[best].Parent
-		if s.endpoint(u) {
+		if end {
+			via := slices.Clone(route)
 			slices.Reverse(via)
 			if _, ok := s.paths[[2]int{u, v}]; !ok {
 				s.paths[[2]int{u, v}] = ElidedPath{From: u, To: v, Via: via}
 			}
 			return u
 		}
-		s.stamp[u] = s.gen
-		via = append(via, u)
-		x = u
+		route, next = append(route, u), append(next, 0)
+		callers = append(callers, s.callersLargestFirst(u))
 	}
+	return -1
+}
+
+// callersLargestFirst lists the arcs into x from other candidates, the
+// largest first (see arcLarger).
+func (s *selector) callersLargestFirst(x int) []int {
+	return s.byLarger(s.inArcs[s.inStart[x]:s.inStart[x+1]])
+}
+
+// byLarger returns a copy of the arcs list, the largest first.
+func (s *selector) byLarger(list []int) []int {
+	list = slices.Clone(list)
+	slices.SortStableFunc(list, func(a, b int) int {
+		if s.arcLarger(a, b) {
+			return -1
+		}
+		if s.arcLarger(b, a) {
+			return 1
+		}
+		return 0
+	})
+	return list
 }
 
 // result assembles the selection.

@@ -149,9 +149,9 @@ func TestSelectGraphSignificance(t *testing.T) {
 	// x, y, a (+4 inclusive, 2 SE 0.49), hot, z and q; not c (noise), d
 	// (0.30 s), p, r, w (no change). At 1 % an arc needs 0.1032 s.
 	//
-	// x and y hang from p, left out: main reaches them through p. z and q
-	// hang from w, left out, which the root r calls: r is kept to connect
-	// them. hot's self-arc carries no time.
+	// x and y hang from p, left out: main reaches them through p, and p
+	// is kept to connect both (as is w for z and q); the root r calls w
+	// and is kept to connect it. hot's self-arc carries no time.
 	ep := func(from, to int, via ...int) ElidedPath { return ElidedPath{From: from, To: to, Via: via} }
 	tests := []struct {
 		name        string
@@ -164,15 +164,13 @@ func TestSelectGraphSignificance(t *testing.T) {
 	}{
 		{
 			name: "5% of nodes, 1% of edges", diff: true, opt: GraphOptions{NodeShare: 0.05, EdgeShare: 0.01},
-			nodes: []int{0, 2, 3, 4, 5, 8, 10, 11}, conn: []int{8}, arcs: []int{3, 4},
-			paths: []ElidedPath{ep(0, 2, 1), ep(0, 3, 1), ep(8, 10, 9), ep(8, 11, 9)},
+			nodes: []int{0, 1, 2, 3, 4, 5, 8, 9, 10, 11}, conn: []int{1, 8, 9}, arcs: []int{0, 1, 2, 3, 4, 7, 8, 9},
 		},
 		{
 			// d's 0.30 s pass 2 % (0.206 s), c's 0.02 s do not; main's
 			// arc to d carries 0.30 s.
 			name: "2% of nodes", diff: true, opt: GraphOptions{NodeShare: 0.02, EdgeShare: 0.01},
-			nodes: []int{0, 2, 3, 4, 5, 7, 8, 10, 11}, conn: []int{8}, arcs: []int{3, 4, 6},
-			paths: []ElidedPath{ep(0, 2, 1), ep(0, 3, 1), ep(8, 10, 9), ep(8, 11, 9)},
+			nodes: []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11}, conn: []int{1, 8, 9}, arcs: []int{0, 1, 2, 3, 4, 6, 7, 8, 9},
 		},
 		{
 			// Every function: the arcs that carry no change (main->p,
@@ -196,22 +194,25 @@ func TestSelectGraphSignificance(t *testing.T) {
 			nodes: []int{8, 9, 10, 11}, conn: []int{8}, arcs: []int{7, 8, 9},
 		},
 		{
+			// Without y, one elided path goes through p: drawn dashed.
+			name: "y not shown", diff: true, opt: GraphOptions{NodeShare: 0.05, EdgeShare: 0.01, Shown: func(i int) bool { return i != 3 }},
+			nodes: []int{0, 2, 4, 5, 8, 9, 10, 11}, conn: []int{8, 9}, arcs: []int{3, 4, 7, 8, 9},
+			paths: []ElidedPath{ep(0, 2, 1)},
+		},
+		{
 			// Without p, x and y have no caller: they are roots.
 			name: "p not shown", diff: true, opt: GraphOptions{NodeShare: 0.05, EdgeShare: 0.01, Shown: func(i int) bool { return i != 1 }},
-			nodes: []int{0, 2, 3, 4, 5, 8, 10, 11}, conn: []int{8}, arcs: []int{3, 4},
-			paths: []ElidedPath{ep(8, 10, 9), ep(8, 11, 9)},
+			nodes: []int{0, 2, 3, 4, 5, 8, 9, 10, 11}, conn: []int{8, 9}, arcs: []int{3, 4, 7, 8, 9},
 		},
 		{
 			// c's 0.02 s is kept without the noise check only when the
 			// threshold lets it: at 0.1 % (0.0103 s) it does.
 			name: "noise off", diff: true, opt: GraphOptions{NodeShare: 0.001, EdgeShare: 0.01, NoiseOff: true},
-			nodes: []int{0, 2, 3, 4, 5, 6, 7, 8, 10, 11}, conn: []int{8}, arcs: []int{3, 4, 5, 6},
-			paths: []ElidedPath{ep(0, 2, 1), ep(0, 3, 1), ep(8, 10, 9), ep(8, 11, 9)},
+			nodes: []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, conn: []int{1, 8, 9}, arcs: []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9},
 		},
 		{
 			name: "noise on at 0.1%", diff: true, opt: GraphOptions{NodeShare: 0.001, EdgeShare: 0.01},
-			nodes: []int{0, 2, 3, 4, 5, 7, 8, 10, 11}, conn: []int{8}, arcs: []int{3, 4, 6},
-			paths: []ElidedPath{ep(0, 2, 1), ep(0, 3, 1), ep(8, 10, 9), ep(8, 11, 9)},
+			nodes: []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11}, conn: []int{1, 8, 9}, arcs: []int{0, 1, 2, 3, 4, 6, 7, 8, 9},
 		},
 		{
 			// Single profile of the '+' side: 12.35 s in all; at 5 %
@@ -246,7 +247,7 @@ func TestSelectGraphSignificance(t *testing.T) {
 // checkSelection checks what holds for every selection: drawn arcs and
 // paths join kept functions, each path is a real call chain through
 // left-out functions and a shortest one (by a search of its own), every
-// connector is a root.
+// connector is kept.
 func checkSelection(t *testing.T, p *Profile, sel GraphSelection) {
 	t.Helper()
 	n := len(p.Functions)
@@ -270,7 +271,6 @@ func checkSelection(t *testing.T, p *Profile, sel GraphSelection) {
 	}
 	for _, c := range sel.Connectors {
 		require.True(t, kept[c])
-		require.Empty(t, callers[c], "connector %d has callers", c)
 	}
 	for _, path := range sel.Paths {
 		require.True(t, kept[path.From] && kept[path.To])
@@ -285,25 +285,68 @@ func checkSelection(t *testing.T, p *Profile, sel GraphSelection) {
 		}
 		// Climbing from To's caller, each step takes the caller with the
 		// largest |time| among those not yet on the route (ties: the
-		// larger |count|).
+		// larger |count|), unless a larger one leads nowhere: no root can
+		// be reached from it through left-out functions off the route
+		// (a path that makes a kept function reachable from the roots
+		// also passes by kept functions that are not).
 		onRoute := map[int]bool{path.To: true}
 		for k := len(chain) - 2; k > 0; k-- {
 			x := chain[k]
 			onRoute[x] = true
-			bestT, bestC := -1.0, -1.0
+			chosen := p.Arcs[calls[[2]int{chain[k-1], x}]]
+			ct, cc := math.Abs(chosen.TimeDelta()), math.Abs(float64(chosen.CountDelta()))
 			for _, a := range into[x] {
-				if onRoute[a.Parent] {
+				tm, c := math.Abs(a.TimeDelta()), math.Abs(float64(a.CountDelta()))
+				if onRoute[a.Parent] || !(tm > ct || tm == ct && c > cc) {
 					continue
 				}
-				tm, c := math.Abs(a.TimeDelta()), math.Abs(float64(a.CountDelta()))
-				if tm > bestT || tm == bestT && c > bestC {
-					bestT, bestC = tm, c
+				// a is larger: it must lead nowhere.
+				seen := map[int]bool{a.Parent: true}
+				queue := []int{a.Parent}
+				for len(queue) > 0 {
+					u := queue[0]
+					queue = queue[1:]
+					require.NotEmpty(t, callers[u], "path %v at %d: the larger caller %d reaches the root %d", chain, x, a.Parent, u)
+					if kept[u] {
+						continue
+					}
+					for _, w := range callers[u] {
+						if !seen[w] && !onRoute[w] {
+							seen[w] = true
+							queue = append(queue, w)
+						}
+					}
 				}
 			}
-			a := p.Arcs[calls[[2]int{chain[k-1], x}]]
-			require.Equal(t, bestT, math.Abs(a.TimeDelta()), "path %v at %d", chain, x)
 		}
 	}
+}
+
+// TestClimbBacksUp: the largest arc into a left-out function comes from a
+// cycle of left-out functions that nothing else calls; the path goes
+// round it through the smaller arc.
+func TestClimbBacksUp(t *testing.T) {
+	// main (0) -> a (1) -> hot (2); a is also called by b (3), which b
+	// and c (4) call in a cycle: b <-> c, nothing else calls them. The
+	// cycle's arc into a carries more time than main's.
+	p := &Profile{Plus: &callgraph.Graph{HZ: 100, TotalTime: 1000}}
+	for i, name := range []string{"main", "a", "hot", "b", "c"} {
+		self := map[string]float64{"hot": 5, "b": 2.5, "c": 2.5}[name]
+		p.Functions = append(p.Functions, Function{Name: name, Minus: Side{Entry: -1},
+			Plus: Side{Present: true, Entry: i, Samples: self * 100, Self: self, PropSelf: self}})
+	}
+	for _, a := range []struct {
+		from, to int
+		time     float64
+	}{{0, 1, 1}, {1, 2, 5}, {3, 1, 4}, {3, 4, 1}, {4, 3, 1}} {
+		p.Arcs = append(p.Arcs, Arc{Parent: a.from, Child: a.to, Plus: ArcSide{Present: true, Count: 1, Time: a.time}})
+	}
+	// Keep hot and main only (inclusive time 5 and more of 10: 50 %).
+	p.Functions[0].Plus.Children = 10
+	sel := p.SelectGraph(GraphOptions{NodeShare: 0.5, EdgeShare: 0.01})
+	assert.Equal(t, []int{0, 2}, sel.Nodes)
+	assert.Equal(t, []ElidedPath{{From: 0, To: 2, Via: []int{1}}}, sel.Paths)
+	checkSelection(t, p, sel)
 }
 
 func TestSelectGraphLarge(t *testing.T) {
@@ -403,4 +446,36 @@ func TestWithinNoise(t *testing.T) {
 		p := selProfile(false, [][4]float64{{0.01, 0, 0, 0}}, nil)
 		assert.False(t, p.WithinNoise(0))
 	})
+}
+
+// TestSelectGraphReachesFromRoots: a kept recursion (cc calls ex, which
+// calls cc again through the left-out dc) connects to itself; its way in
+// from main's side (cp calls cc through the left-out rr) carries no
+// change, but the picture still reaches it from the root.
+func TestSelectGraphReachesFromRoots(t *testing.T) {
+	p := &Profile{Plus: &callgraph.Graph{HZ: 100}, Minus: &callgraph.Graph{HZ: 100}}
+	side := func(i int, self, children float64) Side {
+		return Side{Present: true, Entry: i, Samples: self * 100, Self: self, PropSelf: self, Children: children}
+	}
+	for i, f := range []struct {
+		name                   string
+		plus, plusC, minus, mC float64
+	}{
+		{"main", 0, 20, 0, 10}, {"cp", 0, 20, 0, 10}, {"rr", 0, 20, 0, 20},
+		{"cc", 5, 0, 0, 0}, {"ex", 5, 0, 0, 0}, {"dc", 0, 0, 0, 0},
+	} {
+		p.Functions = append(p.Functions, Function{Name: f.name, Plus: side(i, f.plus, f.plusC), Minus: side(i, f.minus, f.mC)})
+	}
+	for _, a := range []struct {
+		from, to    int
+		plus, minus float64
+	}{{0, 1, 20, 10}, {1, 2, 20, 20}, {2, 3, 1, 1}, {3, 4, 5, 0}, {4, 5, 5, 0}, {5, 3, 5, 0}} {
+		p.Arcs = append(p.Arcs, Arc{Parent: a.from, Child: a.to,
+			Plus: ArcSide{Present: true, Count: 1, Time: a.plus}, Minus: ArcSide{Present: true, Count: 1, Time: a.minus}})
+	}
+	sel := p.SelectGraph(GraphOptions{NodeShare: 0.05, EdgeShare: 0.01})
+	assert.Equal(t, []int{0, 1, 3, 4}, sel.Nodes)
+	assert.Equal(t, []int{0, 3}, sel.Arcs)
+	assert.Equal(t, []ElidedPath{{From: 1, To: 3, Via: []int{2}}, {From: 4, To: 3, Via: []int{5}}}, sel.Paths)
+	checkSelection(t, p, sel)
 }

@@ -490,7 +490,7 @@ func (v *graphView) pruneLines() []string {
 	}
 	lines := []string{kept}
 	if n := len(sel.Connectors); n > 0 {
-		lines = append(lines, fmt.Sprintf("%d %s that %s them", n, plural(n, "root", "roots"), plural(n, "calls", "call")))
+		lines = append(lines, fmt.Sprintf("%d more that %s them (roots, or where call paths meet)", n, plural(n, "connects", "connect")))
 	}
 	if sel.EdgeLimit > 0 {
 		what := "time"
@@ -766,7 +766,7 @@ func WriteDOT(w io.Writer, p *diff.Profile, opt Options) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "// %s\n", strings.ReplaceAll(v.summary(), "\n", " "))
 	fmt.Fprintf(bw, "digraph %s {\n", dotString("egprof"))
-	fmt.Fprintf(bw, "  graph [fontname=\"Helvetica\", fontsize=11, labelloc=b, labeljust=l, pack=true, nodesep=0.3, ranksep=0.45,\n    label=<%s>];\n", v.legend())
+	fmt.Fprintf(bw, "  graph [fontname=\"Helvetica\", fontsize=11, labelloc=b, labeljust=l, nodesep=0.3, ranksep=0.45,\n    label=<%s>];\n", v.legend())
 	fmt.Fprintf(bw, "  node [shape=box, style=filled, fontname=\"Helvetica\", fontsize=10, margin=\"0.1,0.05\"];\n")
 	fmt.Fprintf(bw, "  edge [fontname=\"Helvetica\", fontsize=9];\n")
 	for k := range v.nodes {
