@@ -304,13 +304,7 @@ func newGraphView(p *diff.Profile, opt Options) *graphView {
 // viaLabel names the functions an elided path passes through: one or two
 // by name, more by the first, the last and their number.
 func (v *graphView) viaLabel(via []int) string {
-	name := func(i int) string {
-		r := []rune(shortName(v.names[i]))
-		if len(r) > viaNameMax {
-			return string(r[:viaNameMax-3]) + "..."
-		}
-		return string(r)
-	}
+	name := func(i int) string { return clip(shortName(v.names[i]), viaNameMax) }
 	switch len(via) {
 	case 1:
 		return "via " + name(via[0])
@@ -815,12 +809,17 @@ func edgeLabelColor(c int) int {
 }
 
 // dotName shortens a long name for a DOT label.
-func dotName(s string) string {
+func dotName(s string) string { return clip(s, dotNameMax) }
+
+// clip shortens s to max runes by leaving out its middle, so that both the
+// start and the end of a long C++ name (the class and the method) stay.
+func clip(s string, max int) string {
 	r := []rune(s)
-	if len(r) <= dotNameMax {
+	if len(r) <= max {
 		return s
 	}
-	return string(r[:dotNameMax-3]) + "..."
+	head := (max - 3) / 2
+	return string(r[:head]) + "..." + string(r[len(r)-(max-3-head):])
 }
 
 // dotString quotes s as a DOT string; newlines become centred line breaks.

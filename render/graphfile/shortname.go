@@ -10,12 +10,21 @@ import "strings"
 // full name stays in the tooltip and in the GML file. A file or number
 // egprof added after a space ("swap (a.c)", "f #2") is kept, and so are
 // operator names.
-func shortName(s string) string { return shorten(s, false) }
+func shortName(s string) string { return shorten(s, templatesNone) }
 
-// shorten is shortName, keeping the template arguments when
-// keepTemplates is set.
-func shorten(s string, keepTemplates bool) string {
-	stripped := stripArguments(s, keepTemplates)
+// templateDetail is how much of a name's template arguments a box shows.
+type templateDetail int
+
+const (
+	templatesNone  templateDetail = iota // "std::map::find"
+	templatesFirst                       // "std::map<Edge*>::find": the first argument, its own arguments left out
+	templatesAll                         // "std::map<Edge*, int, std::less<Edge*>, ...>::find"
+)
+
+// shorten is shortName, showing as much of the template arguments as
+// detail says.
+func shorten(s string, detail templateDetail) string {
+	stripped := stripArguments(s, detail)
 	if stripped == s && !strings.Contains(s, " ") {
 		return s
 	}
@@ -34,8 +43,9 @@ func shorten(s string, keepTemplates bool) string {
 }
 
 // dropReturnType leaves out what comes before the name at the outermost
-// level: the return type a template function's demangled name starts with
-// ("void std::sort" is "std::sort"). An operator's name may hold a space
+// level (outside brackets and template arguments): the return type a
+// template function's demangled name starts with ("void std::sort" is
+// "std::sort"). An operator's name may hold a space
 // ("operator new", "Foo::operator int"), so the name then starts at the
 // word holding "operator".
 func dropReturnType(s string) string {
@@ -46,9 +56,9 @@ func dropReturnType(s string) string {
 	depth, start := 0, 0
 	for i := 0; i < end; i++ {
 		switch s[i] {
-		case '(', '[', '{':
+		case '(', '[', '{', '<':
 			depth++
-		case ')', ']', '}':
+		case ')', ']', '}', '>':
 			depth--
 		case ' ':
 			if depth == 0 {
@@ -104,23 +114,23 @@ func operatorToken(s string) string {
 
 // boxNames are the names the boxes of a picture show, parallel to names:
 // their short names, except where two would read the same
-// ("step<float>" and "step<double>" both "step"); those keep their
-// template arguments, and where that does not tell them apart either
-// (overloads), their whole names.
+// ("step<float>" and "step<double>" both "step"); those show the first
+// of their template arguments, then all of them, and where that does not
+// tell them apart either (overloads), their whole names.
 func boxNames(names []string) []string {
 	boxes := make([]string, len(names))
 	for i, n := range names {
 		boxes[i] = shortName(n)
 	}
-	for _, keepTemplates := range []bool{true, false} {
+	for _, detail := range []templateDetail{templatesFirst, templatesAll, templatesAll + 1} {
 		count := map[string]int{}
 		for _, b := range boxes {
 			count[b]++
 		}
 		for i, b := range boxes {
 			if count[b] > 1 {
-				if keepTemplates {
-					boxes[i] = shorten(names[i], true)
+				if detail <= templatesAll {
+					boxes[i] = shorten(names[i], detail)
 				} else {
 					boxes[i] = names[i]
 				}
@@ -130,30 +140,43 @@ func boxNames(names []string) []string {
 	return boxes
 }
 
-// stripArguments leaves out parameter lists and, unless keepTemplates,
-// template arguments.
-func stripArguments(s string, keepTemplates bool) string {
+// stripArguments leaves out parameter lists and as much of the template
+// arguments as detail says.
+func stripArguments(s string, detail templateDetail) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	angle, paren := 0, 0 // depths of what is being left out
-	// template copies the template arguments that start at s[i] whole,
-	// and returns the index of their closing '>'.
+	keepTemplates := detail != templatesNone
+	// template writes the template arguments that start at s[i] (all of
+	// them, or the first without its own arguments) and returns the index
+	// of their closing '>'.
 	template := func(i int) int {
-		depth := 0
+		depth, end := 0, len(s)-1
+		var first strings.Builder
+		firstDone := false
 		for j := i; j < len(s); j++ {
 			switch s[j] {
 			case '<':
 				depth++
 			case '>':
 				depth--
+			case ',':
+				firstDone = firstDone || depth == 1
+			}
+			if depth == 1 && !firstDone && j > i && s[j] != '>' && (s[j-1] != '>' || s[j] != ' ') {
+				first.WriteByte(s[j])
 			}
 			if depth == 0 {
-				b.WriteString(s[i : j+1])
-				return j
+				end = j
+				break
 			}
 		}
-		b.WriteString(s[i:])
-		return len(s) - 1
+		if detail == templatesAll {
+			b.WriteString(s[i : end+1])
+		} else {
+			b.WriteString("<" + strings.TrimSpace(first.String()) + ">")
+		}
+		return end
 	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]

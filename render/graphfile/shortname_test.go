@@ -44,7 +44,12 @@ func TestShortName(t *testing.T) {
 
 func TestBoxNames(t *testing.T) {
 	assert.Equal(t,
-		[]string{"main", "(anonymous namespace)::step<float>", "(anonymous namespace)::step<double>", "Vec3::Vec3(double)", "Vec3::Vec3(float)", "std::vector::size", "geo::operator<< <float>", "geo::operator<< <double>"},
+		[]string{
+			"main", "(anonymous namespace)::step<float>", "(anonymous namespace)::step<double>", "Vec3::Vec3(double)", "Vec3::Vec3(float)",
+			"std::vector::size", "geo::operator<< <float>", "geo::operator<< <double>",
+			"std::_Rb_tree<Edge*>::_M_lower_bound", "std::_Rb_tree<Edge const*>::_M_lower_bound",
+			"std::map<int, int, std::less<int>, A>::find", "std::map<int, int, std::less<int>, B>::find",
+		},
 		boxNames([]string{
 			"main",
 			"void (anonymous namespace)::step<float>(geo::Bodies<float>&, float)",
@@ -54,5 +59,27 @@ func TestBoxNames(t *testing.T) {
 			"std::vector<int, std::allocator<int> >::size() const",
 			"std::ostream& geo::operator<< <float>(std::ostream&, geo::Vec3<float> const&)",
 			"std::ostream& geo::operator<< <double>(std::ostream&, geo::Vec3<double> const&)",
+			// From ninja built -O0 with g++ 12.
+			"std::_Rb_tree<Edge*, std::pair<Edge* const, Plan::Want>, std::_Select1st<std::pair<Edge* const, Plan::Want> >, std::less<Edge*>, std::allocator<std::pair<Edge* const, Plan::Want> > >::_M_lower_bound(std::_Rb_tree_node<std::pair<Edge* const, Plan::Want> >*, std::_Rb_tree_node_base*, Edge* const&)",
+			"std::_Rb_tree<Edge const*, std::pair<Edge const* const, int>, std::_Select1st<std::pair<Edge const* const, int> >, std::less<Edge const*>, std::allocator<std::pair<Edge const* const, int> > >::_M_lower_bound(std::_Rb_tree_node<std::pair<Edge const* const, int> >*, std::_Rb_tree_node_base*, Edge const* const&)",
+			"std::map<int, int, std::less<int>, A>::find(int const&)",
+			"std::map<int, int, std::less<int>, B>::find(int const&)",
 		}))
+}
+
+func TestClip(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"exactly10!", 10, "exactly10!"},
+		{"std::_Rb_tree<Edge*>::_M_lower_bound", 20, "std::_Rb...wer_bound"},
+		{"caf\u00e9caf\u00e9caf\u00e9", 8, "ca...af\u00e9"}, // 2 runes, then 3
+	} {
+		got := clip(c.in, c.max)
+		assert.Equal(t, c.want, got, c.in)
+		assert.LessOrEqual(t, len([]rune(got)), c.max)
+	}
 }
