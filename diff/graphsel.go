@@ -199,12 +199,15 @@ type GraphSelection struct {
 //     elided path through each left-out caller whose arc does (when
 //     EdgeShare is set), climbing from that caller along its largest arcs
 //     (backing up out of cycles) to the first kept function or root; a
-//     kept function that has
-//     neither gets its largest arc from a kept caller, or else one elided
-//     path, through the caller of its largest arc that leads to one. Roots
-//     reached this way are kept as Connectors, and so is a left-out
-//     function that several elided paths pass through (the one nearest
-//     their ends), which then gets connections of its own;
+//     kept function that has neither gets its largest arc from a kept
+//     caller, or else one elided path, through the caller of its largest
+//     arc that leads to one. Roots reached this way are kept as
+//     Connectors, and so is a left-out function that several elided paths
+//     pass through (the one nearest their ends), which then gets
+//     connections of its own;
+//   - for every kept function a root reaches but the connections do not
+//     (they can close on themselves), the same from the functions they do
+//     reach (see reachFromRoots);
 //   - a kept function's arc to itself when it carries EdgeShare.
 //
 // Ties in the Top order go to the smaller raw name, then to the earlier
