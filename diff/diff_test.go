@@ -36,6 +36,13 @@ func TestDiffWithItselfKeepsZeros(t *testing.T) {
 			assert.Zero(t, a.CountDelta())
 			assert.True(t, a.Plus.Present && a.Minus.Present)
 		}
+		// Nothing changed: no total change to take shares of, so a
+		// picture keeps everything rather than nothing.
+		sel := d.SelectGraph(DefaultGraphOptions())
+		assert.Zero(t, sel.Total, prog)
+		assert.Zero(t, sel.NodeLimit, prog)
+		assert.Len(t, sel.Nodes, len(d.Functions), prog)
+		assert.Len(t, sel.Arcs, len(d.Arcs), prog)
 	}
 }
 

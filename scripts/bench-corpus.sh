@@ -70,39 +70,12 @@ if [[ -z $egprof ]]; then
 	egprof=$work/egprof
 fi
 
-# source PKG: prints the unpacked source folder of Debian source package PKG,
-# fetching it on first use.
-source_dir() {
-	local d
-	d=$(find "$src" -maxdepth 1 -type d -name "$1-[0-9]*" | head -1)
-	if [[ -z $d ]]; then
-		(cd "$src" && apt-get source -qq "$1" >"$src/$1.log" 2>&1) || { echo "apt-get source $1 failed" >&2; return 1; }
-		d=$(find "$src" -maxdepth 1 -type d -name "$1-[0-9]*" | head -1)
-	fi
-	[[ -n $d ]] && echo "$d"
-}
+# source_dir and lua_workload.
+source "$repo/scripts/corpus-lib.sh"
 
 # Each build_NAME function builds the program into $dir/prog and writes a
 # workload runner $dir/run (run in $dir, it leaves gmon.out there). It
 # fails with a message on stderr.
-
-lua_workload='
-local t = {}
-for i = 1, 300000 do t[i] = (i * 7919) % 100003 end
-table.sort(t)
-local function fib(n) if n < 2 then return n end return fib(n-1) + fib(n-2) end
-local s = 0
-for i = 1, 27 do s = s + fib(i) end
-local parts = {}
-for i = 1, 200000 do parts[#parts+1] = string.format("%d:%x", i, i * 31) end
-local joined = table.concat(parts, ",")
-local count = 0
-for w in joined:gmatch("[^,]+") do if w:find("ff") then count = count + 1 end end
-local m = {}
-for i = 1, 200000 do m["k" .. i] = i end
-for i = 1, 200000, 3 do m["k" .. i] = nil end
-print(s, count, #t)
-'
 
 build_lua_common() { # extra-link-flags...
 	local d

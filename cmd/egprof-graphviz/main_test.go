@@ -55,19 +55,19 @@ func TestParseEgprofDOT(t *testing.T) {
 		}{
 			{"single", diff.Single(a, diff.Options{}), graphfile.Options{}},
 			{"diff", diff.Subtract(a, b, diff.Options{}), graphfile.Options{}},
-			{"diff-top4", diff.Subtract(a, b, diff.Options{}), graphfile.Options{Top: 4}},
+			{"diff-top4", diff.Subtract(a, b, diff.Options{}), graphfile.Options{Select: diff.GraphOptions{Top: 4}}},
 		} {
 			t.Run(filepath.Base(dir)+"/"+tc.name, func(t *testing.T) {
 				g, err := graphviz.ParseBytes(dotOf(t, tc.p, tc.opt))
 				require.NoError(t, err)
 				defer g.Close()
-				sel := tc.p.SelectGraph(tc.opt.Top)
+				sel := tc.p.SelectGraph(tc.opt.Select)
 				nodes, err := g.NodeNum()
 				require.NoError(t, err)
 				edges, err := g.EdgeNum()
 				require.NoError(t, err)
 				assert.Equal(t, len(sel.Nodes), nodes)
-				assert.Equal(t, len(sel.Arcs), edges)
+				assert.Equal(t, len(sel.Arcs)+len(sel.Paths), edges)
 			})
 		}
 	}

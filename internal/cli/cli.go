@@ -461,19 +461,26 @@ func (c *config) writeGraphFiles(d *diff.Profile, stderr io.Writer) int {
 		{c.ext.gml, formatGML}, {c.ext.dot, formatDOT},
 		{c.ext.svg, formatSVG}, {c.ext.png, formatPNG},
 	}
+	if !c.ext.wantsGraphFiles() {
+		return 0
+	}
+	sel, err := c.graphSelection(d)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", c.argv0, err)
+		return 1
+	}
 	for _, f := range files {
 		if f.path == "" {
 			continue
 		}
 		opt := graphfile.Options{
-			Top:       c.ext.graphTop,
-			NoiseOff:  c.ext.noiseOff,
+			Select:    sel,
 			Naming:    c.textOptions().Naming(),
 			PlusName:  strings.Join(c.gmonFiles, " "),
 			MinusName: strings.Join(c.ext.diffFiles, " "),
 		}
 		if !c.ext.graphTopSet && (f.format == formatSVG || f.format == formatPNG) {
-			opt.Top = graphfile.DefaultImageTop
+			opt.Select.Top = graphfile.DefaultImageTop
 		}
 		if err := writeGraphFile(f.path, f.format, d, opt); err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", c.argv0, err)
@@ -481,6 +488,36 @@ func (c *config) writeGraphFiles(d *diff.Profile, stderr io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// graphSelection is what the graph files of d keep, as the options say:
+// gprof2dot's thresholds unless --node-thres and --edge-thres say
+// otherwise, --graph-top's limit, the noise check, --focus, and gprof's
+// call-graph symspecs (-q/-Q, -f/-e, -F/-E).
+func (c *config) graphSelection(d *diff.Profile) (diff.GraphOptions, error) {
+	sel := diff.DefaultGraphOptions()
+	if c.ext.nodeShare != nil {
+		sel.NodeShare = *c.ext.nodeShare
+	}
+	if c.ext.edgeShare != nil {
+		sel.EdgeShare = *c.ext.edgeShare
+	}
+	sel.Top = c.ext.graphTop
+	sel.NoiseOff = c.ext.noiseOff
+	for _, s := range c.specs {
+		if s.Table == callgraph.InclGraph || s.Table == callgraph.ExclGraph {
+			sel.Shown = d.ShownInCallGraph
+			break
+		}
+	}
+	for _, spec := range c.ext.focus {
+		found := d.FunctionsMatching(spec)
+		if len(found) == 0 {
+			return sel, fmt.Errorf("--focus=%s matches no function of the profile", spec)
+		}
+		sel.Focus = append(sel.Focus, found...)
+	}
+	return sel, nil
 }
 
 // readProfileFile reads a whole data file; "-" is standard input.

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -188,7 +189,12 @@ func checkImpact(t *testing.T, plusProg, plusGmon, minusProg, minusGmon string) 
 
 // TestImpactLive runs the same comparison on random programs built here:
 // each program's -O0 build against its -O2 build (two executables), and
-// two runs of the -O0 build (one executable).
+// two runs of the -O0 build (one executable); checks the functions their
+// pruned differential call graphs draw (see checkPairGraph) and the CI
+// gate's verdicts against GNU gprof's totals. (Whether the -O2 profile is
+// refused against the -O0 executable depends on how far the builds'
+// layouts differ: a small random program's may not, so that is tested on
+// the checked-in pairs, TestForeignProfile.)
 func TestImpactLive(t *testing.T) {
 	testenv.Need(t, "gprof", "gcc")
 	for seed := int64(7001); seed < 7005; seed++ {
@@ -213,6 +219,26 @@ func TestImpactLive(t *testing.T) {
 			bin2, a2, _ := build("-O2")
 			t.Run("-O0 against -O2", func(t *testing.T) { checkImpact(t, bin0, a0, bin2, a2) })
 			t.Run("two runs", func(t *testing.T) { checkImpact(t, bin0, a0, "", b0) })
+			t.Run("graph -O0 against -O2", func(t *testing.T) { checkPairGraph(t, bin0, a0, bin2, a2) })
+			t.Run("graph of two runs", func(t *testing.T) { checkPairGraph(t, bin0, a0, bin0, b0) })
+			t.Run("gate", func(t *testing.T) {
+				plus, minus := gprofGraphTotal(t, bin0, a0), gprofGraphTotal(t, bin2, a2)
+				for _, pct := range []float64{0, 10} {
+					for _, dir := range [][4]string{{bin0, a0, bin2, a2}, {bin2, a2, bin0, a0}} {
+						p, m := plus, minus
+						if dir[0] == bin2 {
+							p, m = minus, plus
+						}
+						want, ok := gateVerdict(p, m, pct)
+						if !ok {
+							continue
+						}
+						res := testenv.RunMain(run, "egprof", "-b", "-P", "-Q", fmt.Sprintf("--fail-if-slower=%g", pct),
+							dir[0], dir[1], "--diff="+dir[3], "--diff-exe="+dir[2])
+						assert.Equal(t, want, res.Code, "%.2f s against %.2f s at %g%%: %s", p, m, pct, res.Stderr)
+					}
+				}
+			})
 		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -162,6 +163,74 @@ func TestFailIfSlower(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(stderr, "\n"), "only hanoi: %s", stderr)
 }
 
+// gateVerdict is --fail-if-slower=PCT's exit status worked out from GNU
+// gprof's totals of the two runs (seconds at 100 Hz): 3 when the '-' run
+// took more than PCT percent longer than the '+' run and the growth is
+// more than two standard errors (each total a Poisson count of samples),
+// else 0. ok is false when the growth is within a sample of a limit,
+// where gprof's rounding cannot tell.
+func gateVerdict(plus, minus, pct float64) (code int, ok bool) {
+	growth := minus - plus
+	limit := math.Max(pct/100*plus, 2*math.Sqrt(100*(plus+minus))/100)
+	if math.Abs(growth-limit) < 0.011 {
+		return 0, false
+	}
+	if growth > limit {
+		return gateFailed, true
+	}
+	return 0, true
+}
+
+// TestFailIfSlowerCxx runs the gate on the C++ program's -O0 and -O2
+// builds, both ways, with the verdicts worked out from GNU gprof's totals.
+func TestFailIfSlowerCxx(t *testing.T) {
+	const o0, o2 = "testdata/progs/cxx/", "testdata/progs/cxx-O2/"
+	failing := 0
+	for _, g := range []string{"gmon.out", "gmon2.out"} {
+		for _, pair := range [][2]string{{o0, o2}, {o2, o0}} {
+			plus, minus := gprofGraphTotal(t, pair[0]+"prog", pair[0]+g), gprofGraphTotal(t, pair[1]+"prog", pair[1]+g)
+			for _, pct := range []float64{0, 5, 20} {
+				want, ok := gateVerdict(plus, minus, pct)
+				if !ok {
+					continue
+				}
+				_, stderr, code := runArgs(t, "-b", "-P", "-Q", fmt.Sprintf("--fail-if-slower=%g", pct),
+					pair[0]+"prog", pair[0]+g, "--diff="+pair[1]+g, "--diff-exe="+pair[1]+"prog")
+				assert.Equal(t, want, code, "%s%s against %s%s at %g%%: %.2f s and %.2f s: %s", pair[0], g, pair[1], g, pct, plus, minus, stderr)
+			}
+			// Per function, 10% of the '+' run: the functions whose self
+			// time grew by more than that and than its noise, by gprof's
+			// flat profiles (main's, where -O2 inlined step<T>).
+			pf, mf := gprofFlat(t, pair[0]+"prog", pair[0]+g), gprofFlat(t, pair[1]+"prog", pair[1]+g)
+			var want []string
+			for name := range union(pf, mf) {
+				grew := mf[name].self - pf[name].self
+				noise := 2 * math.Sqrt(100*(mf[name].self+pf[name].self)) / 100
+				if grew > 0.1*plus+0.011 && grew > noise+0.011 {
+					want = append(want, name)
+				}
+			}
+			_, stderr, code := runArgs(t, "-b", "-P", "-Q", "--no-demangle", "--fail-if-slower=1000,10",
+				pair[0]+"prog", pair[0]+g, "--diff="+pair[1]+g, "--diff-exe="+pair[1]+"prog")
+			var got []string
+			for _, line := range strings.Split(strings.TrimSpace(stderr), "\n") {
+				if name, ok := strings.CutPrefix(line, "egprof: --fail-if-slower: "); ok {
+					name, _, _ = strings.Cut(name, ":")
+					got = append(got, name)
+				}
+			}
+			sort.Strings(want)
+			sort.Strings(got)
+			assert.Equal(t, want, got, "%s%s against %s%s", pair[0], g, pair[1], g)
+			if len(want) > 0 {
+				assert.Equal(t, gateFailed, code)
+				failing++
+			}
+		}
+	}
+	assert.Positive(t, failing, "some function grew beyond the limit")
+}
+
 // gprofSelf reads one function's self seconds from GNU gprof's flat
 // profile of prog and gmons.
 func gprofSelf(t *testing.T, name, prog string, gmons ...string) float64 {
@@ -175,10 +244,23 @@ func gprofSelf(t *testing.T, name, prog string, gmons ...string) float64 {
 // warning), per-profile means, and '-' scaled to the total of '+'; the
 // expected numbers come from GNU gprof's flat profiles and call graphs.
 func TestDiffScale(t *testing.T) {
-	const prog, g1, g2 = "testdata/progs/recursion/prog", "testdata/progs/recursion/gmon.out", "testdata/progs/recursion/gmon2.out"
-	const other, og = "testdata/progs/recursion-O2/prog", "testdata/progs/recursion-O2/gmon.out"
+	d := "testdata/progs/"
+	for _, pr := range []struct{ name, fn, plus, minus string }{
+		{"C", "fib", d + "recursion/", d + "recursion-O2/"},
+		{"C++", "_ZNK3geo6shapes6Circle4areaEv", d + "cxx/", d + "cxx-O2/"},
+	} {
+		t.Run(pr.name, func(t *testing.T) { checkDiffScale(t, pr.fn, pr.plus, pr.minus) })
+	}
+}
+
+// checkDiffScale compares the two runs in folder plus (gmon.out and
+// gmon2.out) with the first run in folder minus, each folder's prog the
+// executable, and checks function fn.
+func checkDiffScale(t *testing.T, fn, plusDir, minusDir string) {
+	prog, g1, g2 := plusDir+"prog", plusDir+"gmon.out", plusDir+"gmon2.out"
+	other, og := minusDir+"prog", minusDir+"gmon.out"
 	impact := func(scale string) (render.ImpactData, string) {
-		args := []string{"-b", "--impact", "--format=json", prog, g1, g2, "--diff=" + og, "--diff-exe=" + other}
+		args := []string{"-b", "--impact", "--format=json", "--no-demangle", prog, g1, g2, "--diff=" + og, "--diff-exe=" + other}
 		if scale != "" {
 			args = append(args, "--diff-scale="+scale)
 		}
@@ -197,27 +279,27 @@ func TestDiffScale(t *testing.T) {
 		t.Fatalf("no row %s", name)
 		return render.ImpactRow{}
 	}
-	fibSum := gprofSelf(t, "fib", prog, g1, g2)
-	fibEach := gprofSelf(t, "fib", prog, g1) + gprofSelf(t, "fib", prog, g2)
-	require.InDelta(t, fibSum, fibEach, 0.011, "gprof's sum is the sum of its parts")
-	fibMinus := gprofSelf(t, "fib", other, og)
+	fnSum := gprofSelf(t, fn, prog, g1, g2)
+	fnEach := gprofSelf(t, fn, prog, g1) + gprofSelf(t, fn, prog, g2)
+	require.InDelta(t, fnSum, fnEach, 0.011, "gprof's sum is the sum of its parts")
+	fnMinus := gprofSelf(t, fn, other, og)
 
 	sum, stderr := impact("")
 	assert.Contains(t, stderr, "warning: '+' sums 2 profiles and '-' 1")
 	assert.Equal(t, "sum", sum.Scaling)
-	assert.InDelta(t, fibSum, row(sum, "fib").PlusSelf, 0.005)
-	assert.InDelta(t, fibMinus, row(sum, "fib").MinusSelf, 0.005)
+	assert.InDelta(t, fnSum, row(sum, fn).PlusSelf, 0.005)
+	assert.InDelta(t, fnMinus, row(sum, fn).MinusSelf, 0.005)
 
 	mean, stderr := impact("mean")
 	assert.Empty(t, stderr)
 	assert.Equal(t, "mean", mean.Scaling)
-	assert.InDelta(t, fibSum/2, row(mean, "fib").PlusSelf, 0.005)
-	assert.InDelta(t, fibMinus, row(mean, "fib").MinusSelf, 0.005)
+	assert.InDelta(t, fnSum/2, row(mean, fn).PlusSelf, 0.005)
+	assert.InDelta(t, fnMinus, row(mean, fn).MinusSelf, 0.005)
 	assert.InDelta(t, gprofGraphTotal(t, prog, g1, g2)/2, mean.Plus.TotalSeconds, 0.006)
 
 	total, _ := impact("total")
 	assert.Equal(t, "total", total.Scaling)
 	assert.InDelta(t, total.Plus.TotalSeconds, total.Minus.TotalSeconds, 1e-9)
 	k := total.Plus.TotalSeconds / gprofGraphTotal(t, other, og)
-	assert.InDelta(t, fibMinus*k, row(total, "fib").MinusSelf, 0.005*k)
+	assert.InDelta(t, fnMinus*k, row(total, fn).MinusSelf, 0.005*k)
 }

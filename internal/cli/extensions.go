@@ -177,9 +177,21 @@ func optionTable() []optionDef {
 			help: "draw the call graph as PNG (runs egprof-graphviz)",
 			set:  func(e *extConfig, v string) error { e.png = v; return nil }},
 		{name: "graph-top", metavar: "N", modes: inProfileModes,
-			help: "keep the N functions with the largest (change of) inclusive time in graph files " +
-				"(0: all; SVG and PNG keep 200 by default)",
+			help: "keep at most the N significant functions of largest (change of) inclusive time in graph files " +
+				"(0: no limit; SVG and PNG keep 200 by default)",
 			set: setGraphTop},
+		{name: "node-thres", metavar: "PCT", modes: inProfileModes,
+			help: "graph files keep the functions whose inclusive time (in diff mode: change of self or inclusive time, " +
+				"beyond noise) is at least PCT percent of the total (change), and the paths to them (default 0.5; 0: all)",
+			set: func(e *extConfig, v string) error { return setShare(&e.nodeShare, "--node-thres", v) }},
+		{name: "edge-thres", metavar: "PCT", modes: inProfileModes,
+			help: "graph files draw the arcs between kept functions that carry at least PCT percent of the total (change) " +
+				"of time (default 0.1; 0: all)",
+			set: func(e *extConfig, v string) error { return setShare(&e.edgeShare, "--edge-thres", v) }},
+		{name: "focus", metavar: "SYMSPEC", modes: inProfileModes,
+			help: "graph files show only the call paths through the functions SYMSPEC names: their callers and callees " +
+				"(repeatable; a gprof symspec or a demangled name)",
+			set: func(e *extConfig, v string) error { e.focus = append(e.focus, v); return nil }},
 		{name: "pprof", metavar: "FILE", modes: inProfileModes,
 			help: "write the profile (or differential profile) as a gzipped pprof profile.proto",
 			set:  func(e *extConfig, v string) error { e.pprof = v; return nil }},
@@ -283,7 +295,11 @@ type extConfig struct {
 	graphTop                int
 	// graphTopSet reports an explicit --graph-top (0 means no limit).
 	graphTopSet bool
-	pprof       string
+	// nodeShare and edgeShare are --node-thres and --edge-thres as
+	// shares (nil: the default); focus lists --focus's symspecs.
+	nodeShare, edgeShare *float64
+	focus                []string
+	pprof                string
 
 	// format is --format, the output format of the analysis tables; exp
 	// holds the experiment mode's options, rank the rank analysis's.
@@ -409,8 +425,13 @@ func (e *extConfig) checkModes() error {
 	if e.mode == modeDiff && e.format != "" && e.format != "text" && !e.impact {
 		return usagef("--format=%s applies to the impact table of a differential profile: give --impact as well", e.format)
 	}
-	if e.graphTopSet && !e.wantsGraphFiles() {
-		return usagef("--graph-top chooses what graph files keep: give --gml, --dot, --svg or --png as well")
+	if !e.wantsGraphFiles() {
+		for _, o := range e.given {
+			switch o.name {
+			case "graph-top", "node-thres", "edge-thres", "focus":
+				return usagef("--%s chooses what graph files keep: give --gml, --dot, --svg or --png as well", o.name)
+			}
+		}
 	}
 	if len(e.exp.tables) > 0 && e.exp.runs {
 		return usagef("--experiment and --runs are two ways to give the experiment: choose one")
@@ -499,6 +520,17 @@ func setGraphTop(e *extConfig, v string) error {
 		return fmt.Errorf("--graph-top takes a number of functions (0 for all), not %q", v)
 	}
 	e.graphTop, e.graphTopSet = n, true
+	return nil
+}
+
+// setShare records a percentage option as a share.
+func setShare(share **float64, name, v string) error {
+	pct, err := strconv.ParseFloat(strings.TrimSuffix(v, "%"), 64)
+	if err != nil || pct < 0 || pct > 100 || math.IsNaN(pct) {
+		return fmt.Errorf("%s takes a percentage from 0 to 100, not %q", name, v)
+	}
+	s := pct / 100
+	*share = &s
 	return nil
 }
 

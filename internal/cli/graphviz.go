@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/egprof/egprof/internal/atomicfile"
 	"io"
 	"os"
 	"os/exec"
@@ -12,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/egprof/egprof/diff"
+	"github.com/egprof/egprof/internal/atomicfile"
 	"github.com/egprof/egprof/render/graphfile"
 )
 

@@ -65,7 +65,8 @@ func TestStaticNamesInOwnOutputs(t *testing.T) {
 func TestStaticNamesInFiles(t *testing.T) {
 	dir := t.TempDir()
 	gml, pb := filepath.Join(dir, "g.gml"), filepath.Join(dir, "p.pb.gz")
-	_, stderr, code := runArgs(t, "-b", "-P", "-Q", "--gml="+gml, "--pprof="+pb, multiProg, multiGmon, "--diff="+multiGmon2)
+	// --node-thres=0: every function, changed or not.
+	_, stderr, code := runArgs(t, "-b", "-P", "-Q", "--gml="+gml, "--node-thres=0", "--pprof="+pb, multiProg, multiGmon, "--diff="+multiGmon2)
 	require.Equal(t, 0, code, stderr)
 	data, err := os.ReadFile(gml)
 	require.NoError(t, err)

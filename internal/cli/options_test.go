@@ -47,6 +47,11 @@ func TestEgprofOptionMistakes(t *testing.T) {
 		{"gate without diff", []string{"--fail-if-slower=5", demoProg, demoGmon}, "--fail-if-slower belongs to a differential profile"},
 		{"bad noise", []string{"--noise=maybe", "--diff=" + demoGmon2, demoProg, demoGmon}, `--noise takes on or off, not "maybe"`},
 		{"bad graph-top", []string{"--graph-top=-1", "--gml=x.gml", demoProg, demoGmon}, `--graph-top takes a number of functions (0 for all), not "-1"`},
+		{"node-thres without graph file", []string{"--node-thres=1", demoProg, demoGmon}, "--node-thres chooses what graph files keep"},
+		{"edge-thres without graph file", []string{"--edge-thres=1", "--diff=" + demoGmon2, demoProg, demoGmon}, "--edge-thres chooses what graph files keep"},
+		{"bad node-thres", []string{"--node-thres=half", "--gml=x.gml", demoProg, demoGmon}, `--node-thres takes a percentage from 0 to 100, not "half"`},
+		{"node-thres above 100", []string{"--node-thres=101", "--gml=x.gml", demoProg, demoGmon}, `--node-thres takes a percentage from 0 to 100, not "101"`},
+		{"negative edge-thres", []string{"--edge-thres=-0.1", "--gml=x.gml", demoProg, demoGmon}, `--edge-thres takes a percentage from 0 to 100, not "-0.1"`},
 		{"bad format", []string{"--format=xml", "--ranks", demoProg, demoGmon}, `--format takes text, tsv or json, not "xml"`},
 		{"bad rank-top", []string{"--rank-top=0", demoProg, demoGmon}, `--rank-top takes a positive number of regions, not "0"`},
 		{"missing argument", []string{demoProg, demoGmon, "--diff"}, "--diff needs an argument: --diff=GMON"},
@@ -182,4 +187,16 @@ func TestForeignProfile(t *testing.T) {
 	// With the right executable the same pair is fine.
 	_, stderr, code = runArgs(t, "-b", prog, own, "--diff="+foreign, "--diff-exe="+other)
 	assert.Equal(t, 0, code, stderr)
+
+	// The C++ program's -O0 and -O2 builds, both ways.
+	const o0, o2 = "testdata/progs/cxx/", "testdata/progs/cxx-O2/"
+	for _, pair := range [][2]string{{o0, o2}, {o2, o0}} {
+		stdout, stderr, code := runArgs(t, "-b", pair[0]+"prog", pair[0]+"gmon.out", "--diff="+pair[1]+"gmon.out")
+		assert.Equal(t, 1, code, pair[0])
+		assert.Empty(t, stdout)
+		assert.Contains(t, stderr, "--diff profile "+pair[1]+"gmon.out does not belong to "+pair[0]+"prog")
+		assert.Contains(t, stderr, "--diff-exe=B.OUT")
+		_, stderr, code = runArgs(t, "-b", pair[0]+"prog", pair[0]+"gmon.out", "--diff="+pair[1]+"gmon.out", "--diff-exe="+pair[1]+"prog")
+		assert.Equal(t, 0, code, stderr)
+	}
 }

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/pprof/profile"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -335,8 +336,9 @@ func rankDispersionBound(v, errs []float64) float64 {
 // The MPI integration test: a small MPI program with a deliberate
 // imbalance, built with mpicc -pg and run on 4 ranks with one gmon file
 // per rank. egprof's indices must equal those computed from GNU gprof's
-// flat profile of each rank, the imbalanced function must come first, and
-// the classic sections must be gprof's for the summed files. Needs Open
+// flat profile of each rank, the imbalanced function must come first, the
+// pprof export's samples per rank label must hold each rank's self times,
+// and the classic sections must be gprof's for the summed files. Needs Open
 // MPI; set EGPROF_REQUIRE_MPI=1 to fail instead of skipping without it.
 func TestMPIRanks(t *testing.T) {
 	testenv.Need(t, "mpicc", "mpirun", "gprof")
@@ -419,6 +421,31 @@ func TestMPIRanks(t *testing.T) {
 		if row.Name == "report_on_rank0" {
 			assert.Equal(t, 3, row.ZeroRanks, "ranks that never ran it count as zero")
 			assert.InDelta(t, math.Sqrt(0.75), row.ID.Value, 1e-12, "one rank does it all")
+		}
+	}
+
+	// pprof: each sample carries its rank, and each rank's self time of
+	// a function is gprof's for that rank's file.
+	pb := filepath.Join(dir, "ranks.pb.gz")
+	_, stderr, code = rankInDir(t, dir, append([]string{"--ranks", "-P", "-Q", "--pprof=" + pb, "imbalance"}, files...)...)
+	require.Zero(t, code, stderr)
+	f, err := os.Open(pb)
+	require.NoError(t, err)
+	defer f.Close()
+	prof, err := profile.Parse(f)
+	require.NoError(t, err)
+	self := map[int64]map[string]float64{}
+	for _, s := range prof.Sample {
+		require.Len(t, s.NumLabel["rank"], 1, "every sample carries one rank")
+		r := s.NumLabel["rank"][0]
+		if self[r] == nil {
+			self[r] = map[string]float64{}
+		}
+		self[r][s.Location[0].Line[0].Function.Name] += float64(s.Value[1]) / 1e9
+	}
+	for r := range 4 {
+		for _, name := range []string{"imbalanced_work", "balanced_work"} {
+			assert.InDelta(t, flat[r][name].seconds, self[int64(r)][name], flat[r][name].err+1e-9, "rank %d %s", r, name)
 		}
 	}
 

@@ -31,24 +31,25 @@ import (
 //   - blue: the '+' profile has less;
 //   - grey: unchanged; a node's fill is grey too when its self delta is
 //     within diff.NoiseSEs standard errors of sampling noise (then its
-//     border is dashed), unless Options.NoiseOff.
+//     border is dashed), unless Options.NoiseOff;
+//   - white fill: no self time on either side (a function on the way to
+//     others' changes).
 //
 // The stronger the colour, the larger the change relative to the largest
 // one drawn. A function that exists in one profile only has rounded
-// corners, an arc seen in one profile only is dashed. A single profile's
-// nodes are orange, stronger for more self time. DOT (and so SVG and PNG)
-// carry a legend saying all this.
+// corners, an arc seen in one profile only is dotted. A single profile's
+// nodes are orange, stronger for more self time. What is drawn is
+// diff.Profile.SelectGraph's choice: a dashed grey edge stands for a call
+// path through functions left out (pprof's convention), labelled with
+// them. DOT (and so SVG and PNG) carry a legend saying all this.
 
 // Options control the call-graph outputs.
 type Options struct {
-	// Top keeps only the Top functions of largest |inclusive time| (of its
-	// delta in a differential profile) and the arcs between them; 0 keeps
-	// every function. GML and DOT keep all by default; for SVG and PNG the
-	// caller should use DefaultImageTop unless the user asked otherwise.
-	Top int
-	// NoiseOff stops greying self-time deltas that are within sampling
-	// noise (--noise=off).
-	NoiseOff bool
+	// Select chooses the functions and arcs drawn (the zero value: all of
+	// them; egprof's pictures use diff.DefaultGraphOptions, with Top set
+	// to DefaultImageTop for SVG and PNG). Its NoiseOff also stops greying
+	// self-time deltas that are within sampling noise (--noise=off).
+	Select diff.GraphOptions
 	// Naming spells the functions' names (the zero value: raw names).
 	Naming symtab.Naming
 	// PlusName and MinusName, when set, name the '+' and '-' profiles in
@@ -56,9 +57,9 @@ type Options struct {
 	PlusName, MinusName string
 }
 
-// DefaultImageTop is how many functions an SVG or PNG picture keeps when
-// the user does not say (--graph-top): past a few hundred nodes graphviz's
-// layout gets slow and the picture unreadable.
+// DefaultImageTop is how many significant functions an SVG or PNG picture
+// keeps at most when the user does not say (--graph-top): past a few
+// hundred nodes graphviz's layout gets slow and the picture unreadable.
 const DefaultImageTop = 200
 
 // Colours, as 0xRRGGBB.
@@ -71,6 +72,7 @@ const (
 	rgbSameFill = 0xd9d9d9 // unchanged or noise: node fill
 	rgbSameLine = 0x737373 // unchanged: node border, edge
 	rgbCallEdge = 0x404040 // single profile: edge
+	rgbElided   = 0x969696 // a path through left-out functions
 )
 
 // Node and edge sizes: DOT in inches, GML in pixels.
@@ -82,6 +84,8 @@ const (
 	// dotNameMax is where long names are cut in DOT labels; the tooltip
 	// keeps the whole name.
 	dotNameMax = 64
+	// viaNameMax is where names are cut in the label of an elided path.
+	viaNameMax = 32
 )
 
 // graphView is the formatted picture shared by the GML and DOT writers.
@@ -89,6 +93,7 @@ type graphView struct {
 	p       *diff.Profile
 	opt     Options
 	sel     diff.GraphSelection
+	names   []string // display names, parallel to p.Functions
 	nodes   []viewNode
 	edges   []viewEdge
 	prec    int // decimals of seconds
@@ -101,6 +106,7 @@ type graphView struct {
 type viewNode struct {
 	fn         int
 	name       string // unique display name
+	box        string // the name in the box (see boxNames)
 	incl, excl float64
 	relW, relH float64 // 0..1, from |excl| and |incl|
 	fill       int
@@ -112,12 +118,14 @@ type viewNode struct {
 }
 
 type viewEdge struct {
-	arc      int
+	arc      int // index into Profile.Arcs, -1 for an elided path
+	path     int // index into GraphSelection.Paths, -1 for an arc
 	from, to int // indexes into graphView.nodes
 	label    string
+	tooltip  string
 	color    int
 	penWidth float64
-	dashed   bool
+	style    string // "", "dotted" (an arc seen in one profile, or never counted), "dashed" (elided path)
 }
 
 // tint blends white into c: t=1 gives c, t=0 white.
@@ -195,19 +203,27 @@ func graphPrecision(p *diff.Profile) int {
 }
 
 func newGraphView(p *diff.Profile, opt Options) *graphView {
-	v := &graphView{p: p, opt: opt, sel: p.SelectGraph(opt.Top), prec: graphPrecision(p)}
-	names := graphNames(p, opt.Naming)
+	v := &graphView{p: p, opt: opt, sel: p.SelectGraph(opt.Select), prec: graphPrecision(p)}
+	v.names = graphNames(p, opt.Naming)
+	noiseOff := opt.Select.NoiseOff
 	pos := make([]int, len(p.Functions))
 	v.nodes = make([]viewNode, len(v.sel.Nodes))
 	for k, i := range v.sel.Nodes {
 		pos[i] = k
 		n := &v.nodes[k]
-		n.fn, n.name = i, names[i]
+		n.fn, n.name = i, v.names[i]
 		n.incl, n.excl = p.Inclusive(i), p.Exclusive(i)
-		n.noise = p.IsDiff() && !opt.NoiseOff && p.WithinNoise(i) && n.excl != 0
+		n.noise = p.IsDiff() && !noiseOff && p.WithinNoise(i) && n.excl != 0
 		n.oneSided = p.IsDiff() && p.Functions[i].Plus.Present != p.Functions[i].Minus.Present
 		v.maxIncl = math.Max(v.maxIncl, math.Abs(n.incl))
 		v.maxExcl = math.Max(v.maxExcl, math.Abs(n.excl))
+	}
+	full := make([]string, len(v.nodes))
+	for k := range v.nodes {
+		full[k] = v.nodes[k].name
+	}
+	for k, b := range boxNames(full) {
+		v.nodes[k].box = b
 	}
 	// The fill scale is set by the largest change that is not noise.
 	maxFill := 0.0
@@ -226,6 +242,8 @@ func newGraphView(p *diff.Profile, opt Options) *graphView {
 			if n.excl > 0 {
 				n.fill = tint(rgbHeat, tintStrength(relTo(n.excl, maxFill)))
 			}
+		case n.excl == 0 && v.p.Functions[n.fn].Plus.Self == 0 && v.p.Functions[n.fn].Minus.Self == 0:
+			n.fill = rgbWhite // no self time to compare: a function on the way
 		case n.noise || n.excl == 0:
 			n.fill = rgbSameFill
 		default:
@@ -240,10 +258,10 @@ func newGraphView(p *diff.Profile, opt Options) *graphView {
 			v.noisy++
 		}
 	}
-	v.edges = make([]viewEdge, len(v.sel.Arcs))
-	for k, ai := range v.sel.Arcs {
+	v.edges = make([]viewEdge, 0, len(v.sel.Arcs)+len(v.sel.Paths))
+	for _, ai := range v.sel.Arcs {
 		a := &p.Arcs[ai]
-		v.edges[k] = viewEdge{arc: ai, from: pos[a.Parent], to: pos[a.Child]}
+		v.edges = append(v.edges, viewEdge{arc: ai, path: -1, from: pos[a.Parent], to: pos[a.Child]})
 		v.maxArc = math.Max(v.maxArc, math.Abs(v.arcValue(a)))
 	}
 	for k := range v.edges {
@@ -252,20 +270,58 @@ func newGraphView(p *diff.Profile, opt Options) *graphView {
 		val := v.arcValue(a)
 		t := relTo(val, v.maxArc)
 		e.penWidth = 1 + 2.5*t
+		e.tooltip = v.nodes[e.from].name + " -> " + v.nodes[e.to].name
 		if p.IsDiff() {
 			e.color = rgbSameLine
 			if val != 0 {
 				e.color = tint(changeColor(val), 0.35+0.65*t)
 			}
-			e.dashed = !(a.Plus.Present && a.Minus.Present)
+			if !(a.Plus.Present && a.Minus.Present) {
+				e.style = "dotted"
+			}
 			e.label = signedCount(a.CountDelta()) + " (" + arcCountText(a.Plus) + " vs " + arcCountText(a.Minus) + ")"
 		} else {
 			e.color = rgbCallEdge
-			e.dashed = a.Plus.Count == 0
+			if a.Plus.Count == 0 {
+				e.style = "dotted"
+			}
 			e.label = strconv.FormatUint(a.Plus.Count, 10)
 		}
+		if a.Parent == a.Child {
+			// The box shows the self-calls; a loop's label would lie
+			// over the boxes beside it.
+			e.tooltip += ": " + e.label
+			e.label = ""
+		}
+	}
+	for k, path := range v.sel.Paths {
+		v.edges = append(v.edges, viewEdge{arc: -1, path: k, from: pos[path.From], to: pos[path.To],
+			label: v.viaLabel(path.Via), tooltip: v.viaChain(path), color: rgbElided, penWidth: 1, style: "dashed"})
 	}
 	return v
+}
+
+// viaLabel names the functions an elided path passes through: one or two
+// by name, more by the first, the last and their number.
+func (v *graphView) viaLabel(via []int) string {
+	name := func(i int) string { return clip(shortName(v.names[i]), viaNameMax) }
+	switch len(via) {
+	case 1:
+		return "via " + name(via[0])
+	case 2:
+		return "via " + name(via[0]) + ", " + name(via[1])
+	}
+	return fmt.Sprintf("via %s ... %s (%d functions)", name(via[0]), name(via[len(via)-1]), len(via))
+}
+
+// viaChain is an elided path as a chain of full names.
+func (v *graphView) viaChain(path diff.ElidedPath) string {
+	parts := []string{v.names[path.From]}
+	for _, i := range path.Via {
+		parts = append(parts, v.names[i])
+	}
+	parts = append(parts, v.names[path.To])
+	return strings.Join(parts, " -> ")
 }
 
 // arcValue is the number an edge shows: its count, or its count delta.
@@ -379,20 +435,84 @@ func nameOrDash(s string) string {
 	return s
 }
 
-// pruneNote says how much of the graph is shown.
-func (v *graphView) pruneNote() string {
-	nodes, arcs := len(v.sel.Nodes), len(v.sel.Arcs)
-	allNodes, allArcs := nodes+v.sel.PrunedNodes, arcs+v.sel.PrunedArcs
-	if v.sel.PrunedNodes == 0 {
-		return fmt.Sprintf("all %d functions and %d arcs shown", allNodes, allArcs)
+// pruneNote says how much of the graph is shown, in one line.
+func (v *graphView) pruneNote() string { return strings.Join(v.pruneLines(), "; ") }
+
+// pruneLines says how much of the graph is shown and why, in a few
+// phrases: which functions were kept, which arcs, what the dashed edges
+// are, and what was left out.
+func (v *graphView) pruneLines() []string {
+	sel, p, opt := &v.sel, v.p, &v.opt.Select
+	allNodes, allArcs := len(p.Functions), len(p.Arcs)
+	if sel.PrunedNodes == 0 && sel.PrunedArcs == 0 {
+		return []string{fmt.Sprintf("all %d functions and %d arcs shown", allNodes, allArcs)}
 	}
-	what := "inclusive time"
-	if v.p.IsDiff() {
-		what = "|inclusive delta|"
+	significant := len(sel.Nodes) - len(sel.Connectors)
+	var which string
+	switch {
+	case sel.NodeLimit > 0 && p.IsDiff():
+		noise := " beyond sampling noise"
+		if opt.NoiseOff {
+			noise = ""
+		}
+		which = fmt.Sprintf("whose self or inclusive time changed by at least %s%% of the total change (%s s of %s s, the sum of |self delta|)%s",
+			pct(opt.NodeShare), num(sel.NodeLimit), num(sel.Total), noise)
+	case sel.NodeLimit > 0:
+		which = fmt.Sprintf("whose inclusive time is at least %s%% of the total (%s s of %s s)", pct(opt.NodeShare), num(sel.NodeLimit), num(sel.Total))
+	case p.IsDiff():
+		which = "of largest |inclusive delta|"
+	default:
+		which = "of largest inclusive time"
 	}
-	return fmt.Sprintf("pruned to the %d functions of largest %s (of %d) and the %d arcs between them (of %d): %d functions and %d arcs left out",
-		nodes, what, allNodes, arcs, allArcs, v.sel.PrunedNodes, v.sel.PrunedArcs)
+	kept := fmt.Sprintf("%d of %d functions shown: the %d %s", len(sel.Nodes), allNodes, significant, which)
+	if sel.Capped > 0 {
+		kept = fmt.Sprintf("%d of %d functions shown: the %d largest of the %d %s (--graph-top)",
+			len(sel.Nodes), allNodes, significant, significant+sel.Capped, which)
+	}
+	if len(opt.Focus) > 0 {
+		var names []string
+		for _, i := range opt.Focus {
+			names = append(names, shortName(v.names[i]))
+		}
+		if len(names) > 3 {
+			names = append(names[:3], fmt.Sprintf("%d more", len(names)-3))
+		}
+		kept += ", on call paths through " + strings.Join(names, ", ")
+	}
+	if opt.Shown != nil {
+		kept += ", among those gprof's call graph shows (-q/-Q)"
+	}
+	lines := []string{kept}
+	if n := len(sel.Connectors); n > 0 {
+		lines = append(lines, fmt.Sprintf("%d more that %s them (roots, or where call paths meet)", n, plural(n, "connects", "connect")))
+	}
+	if sel.EdgeLimit > 0 {
+		what := "time"
+		if p.IsDiff() {
+			what = "change of time"
+		}
+		lines = append(lines, fmt.Sprintf("arcs carrying a %s of at least %s%% (%s s), and the largest into each function",
+			what, pct(opt.EdgeShare), num(sel.EdgeLimit)))
+	}
+	if n := len(sel.Paths); n > 0 {
+		lines = append(lines, fmt.Sprintf("%d dashed %s for call paths through functions left out", n, plural(n, "edge stands", "edges stand")))
+	}
+	lines = append(lines, fmt.Sprintf("%d functions and %d arcs left out", sel.PrunedNodes, sel.PrunedArcs))
+	return lines
 }
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// pct formats a share as a percentage, "0.5" for 0.005.
+func pct(share float64) string { return strconv.FormatFloat(100*share, 'g', 4, 64) }
+
+// num formats seconds with three significant digits.
+func num(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }
 
 // WriteGML writes the call graph of p as GML that yEd, Gephi and networkx
 // read: a directed graph whose nodes carry a unique label (the function
@@ -404,9 +524,12 @@ func (v *graphView) pruneNote() string {
 // noise) and, per side present, selfPlus/selfMinus, totalPlus/totalMinus,
 // callsPlus/callsMinus, selfCallsPlus/selfCallsMinus for a differential
 // one, with presentPlus and presentMinus. Edges carry the call count (or
-// its delta) as label, and count, or countDelta, countPlus, countMinus.
-// What was pruned is in the graph's comment and its prunedNodes and
-// prunedEdges attributes.
+// its delta) as label, and count, or countDelta, countPlus, countMinus; an
+// edge that stands for a call path through functions left out has elided
+// 1 and via (their names, " -> " between them). A node kept only as the
+// root of such paths has connector 1. What was pruned is in the graph's
+// comment and its prunedNodes, prunedEdges, elidedPaths, total,
+// nodeThreshold and edgeThreshold (seconds; 0: not applied) attributes.
 func WriteGML(w io.Writer, p *diff.Profile, opt Options) error {
 	v := newGraphView(p, opt)
 	bw := bufio.NewWriter(w)
@@ -418,6 +541,14 @@ func WriteGML(w io.Writer, p *diff.Profile, opt Options) error {
 	fmt.Fprintf(bw, "  differential %d\n", gmlBool(diffMode))
 	fmt.Fprintf(bw, "  prunedNodes %d\n", v.sel.PrunedNodes)
 	fmt.Fprintf(bw, "  prunedEdges %d\n", v.sel.PrunedArcs)
+	fmt.Fprintf(bw, "  elidedPaths %d\n", len(v.sel.Paths))
+	fmt.Fprintf(bw, "  total %s\n", gmlReal(v.sel.Total))
+	fmt.Fprintf(bw, "  nodeThreshold %s\n", gmlReal(v.sel.NodeLimit))
+	fmt.Fprintf(bw, "  edgeThreshold %s\n", gmlReal(v.sel.EdgeLimit))
+	connector := make(map[int]bool, len(v.sel.Connectors))
+	for _, i := range v.sel.Connectors {
+		connector[i] = true
+	}
 	xs, ys := v.layers()
 	for k := range v.nodes {
 		n := &v.nodes[k]
@@ -428,6 +559,9 @@ func WriteGML(w io.Writer, p *diff.Profile, opt Options) error {
 		fmt.Fprintf(bw, "    symbol %s\n", gmlString(f.Name))
 		if f.File != "" {
 			fmt.Fprintf(bw, "    file %s\n", gmlString(f.File))
+		}
+		if connector[n.fn] {
+			fmt.Fprintf(bw, "    connector 1\n")
 		}
 		if diffMode {
 			fmt.Fprintf(bw, "    selfDelta %s\n", gmlReal(n.excl))
@@ -472,11 +606,20 @@ func WriteGML(w io.Writer, p *diff.Profile, opt Options) error {
 	}
 	for k := range v.edges {
 		e := &v.edges[k]
-		a := &p.Arcs[e.arc]
 		fmt.Fprintf(bw, "  edge [\n")
 		fmt.Fprintf(bw, "    source %d\n    target %d\n", e.from, e.to)
 		fmt.Fprintf(bw, "    label %s\n", gmlString(e.label))
-		if diffMode {
+		switch {
+		case e.arc < 0:
+			path := &v.sel.Paths[e.path]
+			via := make([]string, len(path.Via))
+			for j, i := range path.Via {
+				via[j] = v.names[i]
+			}
+			fmt.Fprintf(bw, "    elided 1\n")
+			fmt.Fprintf(bw, "    via %s\n", gmlString(strings.Join(via, " -> ")))
+		case diffMode:
+			a := &p.Arcs[e.arc]
 			fmt.Fprintf(bw, "    countDelta %d\n", a.CountDelta())
 			fmt.Fprintf(bw, "    presentPlus %d\n    presentMinus %d\n", gmlBool(a.Plus.Present), gmlBool(a.Minus.Present))
 			if a.Plus.Present {
@@ -485,7 +628,8 @@ func WriteGML(w io.Writer, p *diff.Profile, opt Options) error {
 			if a.Minus.Present {
 				fmt.Fprintf(bw, "    countMinus %d\n", a.Minus.Count)
 			}
-		} else {
+		default:
+			a := &p.Arcs[e.arc]
 			fmt.Fprintf(bw, "    count %d\n", a.Plus.Count)
 			if a.Plus.Count > 0 {
 				fmt.Fprintf(bw, "    weight %d\n", a.Plus.Count)
@@ -494,8 +638,8 @@ func WriteGML(w io.Writer, p *diff.Profile, opt Options) error {
 		fmt.Fprintf(bw, "    graphics [\n")
 		fmt.Fprintf(bw, "      fill %s\n", gmlString(rgbHex(e.color)))
 		fmt.Fprintf(bw, "      width %s\n", gmlReal(e.penWidth))
-		if e.dashed {
-			fmt.Fprintf(bw, "      style %s\n", gmlString("dashed"))
+		if e.style != "" {
+			fmt.Fprintf(bw, "      style %s\n", gmlString(e.style))
 		}
 		fmt.Fprintf(bw, "      targetArrow %s\n", gmlString("standard"))
 		fmt.Fprintf(bw, "    ]\n")
@@ -616,13 +760,13 @@ func WriteDOT(w io.Writer, p *diff.Profile, opt Options) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "// %s\n", strings.ReplaceAll(v.summary(), "\n", " "))
 	fmt.Fprintf(bw, "digraph %s {\n", dotString("egprof"))
-	fmt.Fprintf(bw, "  graph [fontname=\"Helvetica\", fontsize=11, labelloc=b, labeljust=l, pack=true, nodesep=0.3, ranksep=0.45,\n    label=<%s>];\n", v.legend())
+	fmt.Fprintf(bw, "  graph [fontname=\"Helvetica\", fontsize=11, labelloc=b, labeljust=l, nodesep=0.3, ranksep=0.45,\n    label=<%s>];\n", v.legend())
 	fmt.Fprintf(bw, "  node [shape=box, style=filled, fontname=\"Helvetica\", fontsize=10, margin=\"0.1,0.05\"];\n")
 	fmt.Fprintf(bw, "  edge [fontname=\"Helvetica\", fontsize=9];\n")
 	for k := range v.nodes {
 		n := &v.nodes[k]
 		f := &p.Functions[n.fn]
-		label := dotName(shortName(n.name)) + "\n" + strings.Join(v.detail(n), "\n")
+		label := dotName(n.box) + "\n" + strings.Join(v.detail(n), "\n")
 		tooltip := n.name
 		if f.File != "" {
 			tooltip += " in " + f.File
@@ -642,12 +786,11 @@ func WriteDOT(w io.Writer, p *diff.Profile, opt Options) error {
 	for k := range v.edges {
 		e := &v.edges[k]
 		style := ""
-		if e.dashed {
-			style = ", style=dashed"
+		if e.style != "" {
+			style = ", style=" + e.style
 		}
 		fmt.Fprintf(bw, "  n%d -> n%d [label=%s, tooltip=%s, color=%q, fontcolor=%q, penwidth=%.2f%s];\n",
-			e.from, e.to, dotString(e.label),
-			dotString(v.nodes[e.from].name+" -> "+v.nodes[e.to].name),
+			e.from, e.to, dotString(e.label), dotString(e.tooltip),
 			rgbHex(e.color), rgbHex(edgeLabelColor(e.color)), e.penWidth, style)
 	}
 	fmt.Fprintf(bw, "}\n")
@@ -666,12 +809,17 @@ func edgeLabelColor(c int) int {
 }
 
 // dotName shortens a long name for a DOT label.
-func dotName(s string) string {
+func dotName(s string) string { return clip(s, dotNameMax) }
+
+// clip shortens s to max runes by leaving out its middle, so that both the
+// start and the end of a long C++ name (the class and the method) stay.
+func clip(s string, max int) string {
 	r := []rune(s)
-	if len(r) <= dotNameMax {
+	if len(r) <= max {
 		return s
 	}
-	return string(r[:dotNameMax-3]) + "..."
+	head := (max - 3) / 2
+	return string(r[:head]) + "..." + string(r[len(r)-(max-3-head):])
 }
 
 // dotString quotes s as a DOT string; newlines become centred line breaks.
@@ -737,23 +885,29 @@ func (v *graphView) legend() string {
 		row(swatch(tint(rgbMore, tintStrength(0.1)), rgbMore),
 			"'+' has more: self time (fill), inclusive time (border), calls (edge); stronger = larger change")
 		row(swatch(tint(rgbLess, tintStrength(0.1)), rgbLess), "'+' has less (the '-' profile has more)")
-		if v.opt.NoiseOff {
+		if v.opt.Select.NoiseOff {
 			row(swatch(rgbSameFill), "self time unchanged (noise check off)")
 		} else {
 			row(swatch(rgbSameFill), fmt.Sprintf("self time unchanged, or (dashed border, \"noise\") within %d standard errors of sampling noise: %d of the functions shown",
 				diff.NoiseSEs, v.noisy))
 		}
+		row(swatch(rgbWhite), "no self time on either side: a function on the way to the changes")
 		row("", fmt.Sprintf("box height: |inclusive delta| (largest %s s), width: |self delta| (largest %s s); rounded box: function in one profile only",
 			v.secs(v.maxIncl, false), v.secs(v.maxExcl, false)))
-		row("", fmt.Sprintf("edge label: call-count delta ('+' count vs '-' count), largest |delta| %s; dashed edge: call seen in one profile only",
+		row("", fmt.Sprintf("edge label: call-count delta ('+' count vs '-' count), largest |delta| %s; dotted edge: call seen in one profile only",
 			strconv.FormatFloat(v.maxArc, 'f', 0, 64)))
 	} else {
 		row(swatch(tint(rgbHeat, tintStrength(0.1)), rgbHeat), "fill: self time; stronger = more")
 		row("", fmt.Sprintf("box height: inclusive time, self + children (largest %s s), width: self time (largest %s s)",
 			v.secs(v.maxIncl, false), v.secs(v.maxExcl, false)))
-		row("", "edge label: calls; dashed edge: no call counted (arc found by -c)")
+		row("", "edge label: calls; dotted edge: no call counted (arc found by -c)")
 	}
-	row("", v.pruneNote())
+	if len(v.sel.Paths) > 0 {
+		row("", "dashed grey edge: a call path through functions left out of the picture, named on the edge (all of them in its tooltip)")
+	}
+	for _, line := range v.pruneLines() {
+		row("", line)
+	}
 	b.WriteString(`</table>`)
 	return b.String()
 }

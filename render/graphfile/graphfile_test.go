@@ -69,8 +69,8 @@ func graphCases(t *testing.T) []graphCase {
 		cases = append(cases,
 			graphCase{name + "/single", diff.Single(g1, diff.Options{}), Options{Naming: symtab.Naming{Demangle: true}, PlusName: "gmon.out"}},
 			graphCase{name + "/diff", d, Options{Naming: symtab.Naming{Demangle: true}, PlusName: "gmon.out", MinusName: "gmon2.out"}},
-			graphCase{name + "/diff-top5", d, Options{Naming: symtab.Naming{Demangle: true}, Top: 5}},
-			graphCase{name + "/diff-raw-nonoise", d, Options{NoiseOff: true}},
+			graphCase{name + "/diff-top5", d, Options{Naming: symtab.Naming{Demangle: true}, Select: diff.GraphOptions{Top: 5}}},
+			graphCase{name + "/diff-raw-nonoise", d, Options{Select: diff.GraphOptions{NoiseOff: true}}},
 		)
 	}
 	for _, pair := range [][2]string{{"cxx", "cxx-O2"}, {"recursion", "recursion-O2"}, {"multifile", "multifile-nopie"}} {
@@ -109,11 +109,15 @@ var (
 	gmlEdgeLine = regexp.MustCompile(`(?m)^  edge \[$`)
 )
 
-// expectedEdges returns the kept arcs as (caller, callee) display names.
+// expectedEdges returns the kept arcs and elided paths as (caller, callee)
+// display names.
 func expectedEdges(p *diff.Profile, sel diff.GraphSelection, names []string) [][2]string {
 	var es [][2]string
 	for _, ai := range sel.Arcs {
 		es = append(es, [2]string{names[p.Arcs[ai].Parent], names[p.Arcs[ai].Child]})
+	}
+	for _, path := range sel.Paths {
+		es = append(es, [2]string{names[path.From], names[path.To]})
 	}
 	sortPairs(es)
 	return es
@@ -132,9 +136,9 @@ func TestGraphGMLAndDOTStructure(t *testing.T) {
 	cases := append(graphCases(t), graphCase{"synthetic-20000", graphSynthetic(20000, 100000), Options{}})
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			sel := tc.p.SelectGraph(tc.opt.Top)
-			if tc.opt.Top > 0 && len(tc.p.Functions) > tc.opt.Top {
-				require.Len(t, sel.Nodes, tc.opt.Top)
+			sel := tc.p.SelectGraph(tc.opt.Select)
+			if top := tc.opt.Select.Top; top > 0 && len(tc.p.Functions) > top {
+				require.Len(t, sel.Nodes, top+len(sel.Connectors))
 			}
 			var gml, dot bytes.Buffer
 			require.NoError(t, WriteGML(&gml, tc.p, tc.opt))
@@ -142,7 +146,8 @@ func TestGraphGMLAndDOTStructure(t *testing.T) {
 
 			g := gml.String()
 			assert.Len(t, gmlNodeLine.FindAllString(g, -1), len(sel.Nodes))
-			assert.Len(t, gmlEdgeLine.FindAllString(g, -1), len(sel.Arcs))
+			assert.Len(t, gmlEdgeLine.FindAllString(g, -1), len(sel.Arcs)+len(sel.Paths))
+			assert.Equal(t, len(sel.Paths), strings.Count(g, "    elided 1\n"))
 			assert.Equal(t, strings.Count(g, "["), strings.Count(g, "]"), "brackets balance")
 			assert.Contains(t, g, fmt.Sprintf("prunedNodes %d\n", sel.PrunedNodes))
 			assert.Contains(t, g, fmt.Sprintf("prunedEdges %d\n", sel.PrunedArcs))
@@ -152,8 +157,9 @@ func TestGraphGMLAndDOTStructure(t *testing.T) {
 			assert.True(t, strings.HasPrefix(first, "// egprof "), first)
 			nodes := dotNodeLine.FindAllStringSubmatch(d, -1)
 			assert.Len(t, nodes, len(sel.Nodes))
-			assert.Len(t, dotEdgeLine.FindAllStringSubmatch(d, -1), len(sel.Arcs))
-			if sel.PrunedNodes > 0 {
+			assert.Len(t, dotEdgeLine.FindAllStringSubmatch(d, -1), len(sel.Arcs)+len(sel.Paths))
+			assert.Equal(t, len(sel.Paths), strings.Count(d, ", style=dashed];\n"))
+			if sel.PrunedNodes > 0 || sel.PrunedArcs > 0 {
 				note := fmt.Sprintf("%d functions and %d arcs left out", sel.PrunedNodes, sel.PrunedArcs)
 				assert.Contains(t, first, note)
 				assert.Contains(t, d, "label=<<table") // the legend says it too
@@ -161,16 +167,26 @@ func TestGraphGMLAndDOTStructure(t *testing.T) {
 			} else {
 				assert.Contains(t, first, fmt.Sprintf("all %d functions and %d arcs shown", len(tc.p.Functions), len(tc.p.Arcs)))
 			}
-			// Every kept function's short name starts a node label, and
-			// its full name starts the tooltip.
+			// Every kept function's short name starts a node label (no
+			// two alike), and its full name starts the tooltip.
 			names := graphNames(tc.p, tc.opt.Naming)
+			var full []string
+			for _, i := range sel.Nodes {
+				full = append(full, names[i])
+			}
+			boxes := boxNames(full)
+			seen := map[string]bool{}
+			for _, b := range boxes {
+				assert.False(t, seen[b], "two boxes read %q", b)
+				seen[b] = true
+			}
 			for k, m := range nodes {
 				i := sel.Nodes[k]
 				want := names[i]
 				if tc.opt.Naming.Demangle {
 					assert.True(t, strings.HasPrefix(want, symtab.Demangle(tc.p.Functions[i].Name, symtab.StyleAuto)))
 				}
-				prefix := "label=" + strings.TrimSuffix(dotString(dotName(shortName(want))), `"`) + `\n`
+				prefix := "label=" + strings.TrimSuffix(dotString(dotName(boxes[k])), `"`) + `\n`
 				assert.True(t, strings.HasPrefix(m[2], prefix), "node %d: %s", k, m[2])
 				assert.Contains(t, m[2], "tooltip="+strings.TrimSuffix(dotString(want), `"`), "node %d", k)
 			}
@@ -225,7 +241,7 @@ func TestGraphGMLNetworkx(t *testing.T) {
 	if py == "" {
 		t.Skip("networkx not installed (apt-get install python3-networkx)")
 	}
-	cases := append(graphCases(t), graphCase{"synthetic-top200", graphSynthetic(20000, 100000), Options{Top: DefaultImageTop}})
+	cases := append(graphCases(t), graphCase{"synthetic-top200", graphSynthetic(20000, 100000), Options{Select: diff.GraphOptions{Top: DefaultImageTop}}})
 	dir := t.TempDir()
 	var files []string
 	for k, tc := range cases {
@@ -246,7 +262,7 @@ func TestGraphGMLNetworkx(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			g, ok := read[files[k]]
 			require.True(t, ok)
-			p, sel := tc.p, tc.p.SelectGraph(tc.opt.Top)
+			p, sel := tc.p, tc.p.SelectGraph(tc.opt.Select)
 			names := graphNames(p, tc.opt.Naming)
 			assert.True(t, g.Directed)
 			require.Len(t, g.Nodes, len(sel.Nodes))
@@ -283,7 +299,12 @@ func TestGraphGMLNetworkx(t *testing.T) {
 				if p.IsDiff() {
 					v = e[3]
 				}
-				assert.EqualValues(t, want[[2]string{e[0].(string), e[1].(string)}], v)
+				if w, ok := want[[2]string{e[0].(string), e[1].(string)}]; ok {
+					assert.EqualValues(t, w, v)
+				} else {
+					assert.Nil(t, v, "an elided path has no count") // a path
+					assert.True(t, strings.HasPrefix(e[2].(string), "via "), e[2])
+				}
 			}
 			assert.JSONEq(t, fmt.Sprint(sel.PrunedNodes), string(g.Graph["prunedNodes"]))
 			assert.JSONEq(t, fmt.Sprint(sel.PrunedArcs), string(g.Graph["prunedEdges"]))
@@ -362,18 +383,18 @@ func svgSummary(t *testing.T, r io.Reader) (nodes, edges []string, text string) 
 // what was pruned.
 func TestGraphSVG(t *testing.T) {
 	tool := buildGraphviz(t)
-	cases := append(graphCases(t), graphCase{"synthetic-top200", graphSynthetic(20000, 100000), Options{Top: DefaultImageTop}})
+	cases := append(graphCases(t), graphCase{"synthetic-top200", graphSynthetic(20000, 100000), Options{Select: diff.GraphOptions{Top: DefaultImageTop}}})
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			svg := renderDOT(t, tool, "svg", tc.p, tc.opt)
 			nodes, edges, text := svgSummary(t, bytes.NewReader(svg))
-			sel := tc.p.SelectGraph(tc.opt.Top)
+			sel := tc.p.SelectGraph(tc.opt.Select)
 			require.Len(t, nodes, len(sel.Nodes))
 			for k := range sel.Nodes {
 				assert.Contains(t, nodes, fmt.Sprintf("n%d", k))
 			}
-			assert.Len(t, edges, len(sel.Arcs))
-			if sel.PrunedNodes > 0 {
+			assert.Len(t, edges, len(sel.Arcs)+len(sel.Paths))
+			if sel.PrunedNodes > 0 || sel.PrunedArcs > 0 {
 				assert.Contains(t, text, fmt.Sprintf("%d functions and %d arcs left out", sel.PrunedNodes, sel.PrunedArcs))
 			} else {
 				assert.Contains(t, text, fmt.Sprintf("all %d functions", len(tc.p.Functions)))
@@ -420,7 +441,7 @@ func TestGraphPNG(t *testing.T) {
 	// delta is within two standard errors.
 	const box = 20000
 	greyed := draw(t, d, Options{})
-	plain := draw(t, d, Options{NoiseOff: true})
+	plain := draw(t, d, Options{Select: diff.GraphOptions{NoiseOff: true}})
 	assert.Greater(t, countColor(greyed, rgbSameFill), 3*box, "all nodes grey")
 	assert.Greater(t, countColor(plain, rgbLess)-countColor(greyed, rgbLess), box, "burn blue without the noise check")
 
@@ -428,7 +449,7 @@ func TestGraphPNG(t *testing.T) {
 	assert.Greater(t, countColor(single, rgbHeat), box, "burn in full orange")
 	assert.Zero(t, countColor(single, rgbMore)+countColor(single, rgbLess), "no red or blue in a single profile")
 
-	synth := draw(t, graphSynthetic(20000, 100000), Options{Top: 60})
+	synth := draw(t, graphSynthetic(20000, 100000), Options{Select: diff.GraphOptions{Top: 60}})
 	assert.Greater(t, countColor(synth, rgbMore), 2000)
 	assert.Greater(t, countColor(synth, rgbLess), 2000)
 }
@@ -489,7 +510,7 @@ func TestGraphColours(t *testing.T) {
 	type node struct {
 		fill, border, style, label string
 	}
-	grey := rgbHex(rgbSameFill)
+	grey, white := rgbHex(rgbSameFill), rgbHex(rgbWhite)
 	tests := []struct {
 		name  string
 		opt   Options
@@ -504,20 +525,21 @@ func TestGraphColours(t *testing.T) {
 				"faster": {rgbHex(tint(rgbLess, tintStrength(0.5))), rgbHex(rgbLess), "filled", "self -0.50 s (0.50 vs 1.00)"},
 				"same":   {grey, rgbHex(rgbLess), "filled", "self 0.00 s (0.30 vs 0.30)\ntotal -0.50 s (0.30 vs 0.80)"},
 				"noisy":  {grey, rgbHex(rgbLess), "filled,dashed", "self -0.01 s (0.01 vs 0.02), noise"},
-				"gone":   {grey, rgbHex(rgbSameLine), "filled,rounded", "self 0.00 s (- vs 0.00)\ntotal 0.00 s (- vs 0.00)\ncalls -1 (- vs 1)"},
-				"geo::Vec3<double>::Vec3(double, double, double)": {grey, rgbHex(rgbSameLine), "filled", "calls 0 (1 vs 1)"},
+				// No self time on either side: white.
+				"gone": {white, rgbHex(rgbSameLine), "filled,rounded", "self 0.00 s (- vs 0.00)\ntotal 0.00 s (- vs 0.00)\ncalls -1 (- vs 1)"},
+				"geo::Vec3<double>::Vec3(double, double, double)": {white, rgbHex(rgbSameLine), "filled", "calls 0 (1 vs 1)"},
 			},
 			edges: map[string][3]string{
 				"slower->faster": {rgbHex(tint(rgbMore, 0.35+0.65)), "", "+5 (10 vs 5)"},
 				"faster->same":   {rgbHex(tint(rgbLess, 0.35+0.65*0.6)), "", "-3 (2 vs 5)"},
 				"same->noisy":    {rgbHex(rgbSameLine), "", "0 (7 vs 7)"},
-				"slower->gone":   {rgbHex(tint(rgbLess, 0.35+0.65*0.8)), "dashed", "-4 (- vs 4)"},
-				"slower->geo::Vec3<double>::Vec3(double, double, double)": {rgbHex(tint(rgbMore, 0.35+0.65*0.2)), "dashed", "+1 (1 vs -)"},
+				"slower->gone":   {rgbHex(tint(rgbLess, 0.35+0.65*0.8)), "dotted", "-4 (- vs 4)"},
+				"slower->geo::Vec3<double>::Vec3(double, double, double)": {rgbHex(tint(rgbMore, 0.35+0.65*0.2)), "dotted", "+1 (1 vs -)"},
 			},
 		},
 		{
 			name: "noise off",
-			opt:  Options{Naming: symtab.Naming{Demangle: true}, NoiseOff: true},
+			opt:  Options{Naming: symtab.Naming{Demangle: true}, Select: diff.GraphOptions{NoiseOff: true}},
 			nodes: map[string]node{
 				"noisy": {rgbHex(tint(rgbLess, tintStrength(0.01))), rgbHex(rgbLess), "filled", "self -0.01 s (0.01 vs 0.02)\n"},
 			},
@@ -526,7 +548,7 @@ func TestGraphColours(t *testing.T) {
 			name: "raw names",
 			opt:  Options{},
 			nodes: map[string]node{
-				"_ZN3geo4Vec3IdEC2Eddd": {grey, rgbHex(rgbSameLine), "filled", ""},
+				"_ZN3geo4Vec3IdEC2Eddd": {white, rgbHex(rgbSameLine), "filled", ""},
 			},
 		},
 	}
@@ -562,7 +584,7 @@ func TestGraphColours(t *testing.T) {
 				assert.Equal(t, want[1], a["style"], key)
 				assert.Equal(t, want[2], a["label"], key)
 			}
-			if !tc.opt.NoiseOff {
+			if !tc.opt.Select.NoiseOff {
 				assert.Contains(t, dot, "within 2 standard errors of sampling noise")
 			} else {
 				assert.Contains(t, dot, "noise check off")
