@@ -66,7 +66,7 @@ func Sniff(name string) (bool, error) {
 		return false, err
 	}
 	defer f.Close()
-	var head [len(summaryMagic)]byte
+	var head [len(summarySignature)]byte
 	n, err := io.ReadFull(f, head[:])
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 		return false, err

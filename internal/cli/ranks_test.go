@@ -156,7 +156,7 @@ func TestRanksErrors(t *testing.T) {
 		msg  string
 	}{
 		{"duplicate rank", []string{"prog", files[0], "gmon.rank0.999"}, "rank 0 given twice: " + filepath.Join(dir, "gmon.rank0.100") + " and " + filepath.Join(dir, "gmon.rank0.999")},
-		{"truncated summary", []string{"prog", "cut.sum"}, "cut.sum: offset 0xc: header says"},
+		{"truncated summary", []string{"prog", "cut.sum"}, "cut.sum: offset 0xc: the header says"},
 		{"empty gmon file", []string{"prog", files[1], "gmon.rank0.999"}, "gmon.rank0.999: offset 0x0: file too short"},
 		{"missing file", []string{"prog", files[0], "gmon.rank5.1"}, "gmon.rank5.1: No such file or directory"},
 		{"foreign summary", []string{"prog", files[1], "demo.sum"}, "demo.sum: made for another executable"},
