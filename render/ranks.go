@@ -187,28 +187,20 @@ func RankText(w io.Writer, r *ranks.Report, opt RankOptions) error {
 	return bw.Flush()
 }
 
-// RankTSV writes every table of the rank analysis as tab-separated values:
-// each table starts with a line "#table<TAB>NAME", then a header line, then
-// one line per row; a blank line ends it. Undefined values are written as
-// "undefined". The tables are: summary, activities, regions, matrix,
-// rank_clusters and region_clusters.
+// RankTSV writes every table of the rank analysis as tab-separated values
+// in the framing of TSVTable; an undefined value (a ratio with a zero
+// total) is the token n/d. The tables are: summary, activities, regions,
+// matrix, rank_clusters and region_clusters.
 func RankTSV(w io.Writer, r *ranks.Report) error {
 	bw := bufio.NewWriter(w)
 	table := func(name string, header []string, rows [][]string) {
-		fmt.Fprintf(bw, "#table\t%s\n%s\n", name, strings.Join(header, "\t"))
-		for _, row := range rows {
-			for i, c := range row {
-				row[i] = strings.NewReplacer("\t", " ", "\n", " ").Replace(c)
-			}
-			bw.WriteString(strings.Join(row, "\t"))
-			bw.WriteString("\n")
-		}
-		bw.WriteString("\n")
+		// Errors stay in bw and come back from Flush.
+		_ = TSVTable(bw, name, header, rows)
 	}
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	m := func(v ranks.Metric) string {
 		if !v.Defined {
-			return "undefined"
+			return "n/d"
 		}
 		return g(v.Value)
 	}
