@@ -308,7 +308,7 @@ func DecodeSummary(data []byte, name string) (*Summary, error) {
 			break
 		}
 		prev = r
-		ri := RankInfo{Rank: r, Label: d.String("rank label"), Total: d.Uint("rank total")}
+		ri := RankInfo{Rank: r, Label: d.String("rank label"), Total: d.Uint("rank total"), Source: name}
 		ri.Truncated = d.Uint("truncation flag") != 0
 		at = d.Offset()
 		nt := d.Count("kept regions", 2)

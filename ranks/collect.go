@@ -3,6 +3,7 @@ package ranks
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"github.com/egprof/egprof/callgraph"
 	"io"
@@ -72,6 +73,37 @@ func Sniff(name string) (bool, error) {
 		return false, err
 	}
 	return IsSummary(head[:n]), nil
+}
+
+// CheckDistinct refuses an input given twice: two names of one file (the
+// same name twice, a path and a link to it), which would count its ranks
+// twice. Standard input and files that cannot be examined are left to the
+// reading, which reports them.
+func CheckDistinct(inputs []Input) error {
+	type seen struct {
+		name string
+		info os.FileInfo
+	}
+	var files []seen
+	for _, in := range inputs {
+		if in.Data != nil {
+			continue
+		}
+		fi, err := os.Stat(in.Name)
+		if err != nil {
+			continue
+		}
+		for _, f := range files {
+			if os.SameFile(f.info, fi) {
+				if f.name == in.Name {
+					return fmt.Errorf("%s is given twice: each rank may be counted only once", in.Name)
+				}
+				return fmt.Errorf("%s and %s are the same file: each rank may be counted only once", f.name, in.Name)
+			}
+		}
+		files = append(files, seen{in.Name, fi})
+	}
+	return nil
 }
 
 // AssignRanks gives each gmon input its rank number: with an empty
@@ -510,6 +542,10 @@ func (c *collector) analyse(s *Summary, in *Input, data []byte, sc *scratch) (su
 			return nil, false, err
 		}
 		if err := s.Merge(sum); err != nil {
+			var dup *DuplicateRankError
+			if errors.As(err, &dup) {
+				return nil, false, err // it names the summary
+			}
 			return nil, false, fmt.Errorf("%s: %w", in.Name, err)
 		}
 		return sum, false, nil

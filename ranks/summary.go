@@ -42,6 +42,18 @@ type RankInfo struct {
 	// regions than TopK: its time in regions not listed is unknown.
 	Top       []RegionValue
 	Truncated bool
+	// Source is the summary file the rank was read from in this run ("" for
+	// a rank read from its gmon file); it is not saved.
+	Source string
+}
+
+// origin names where the rank came from, for errors: its gmon file, and
+// the summary it was read from.
+func (ri *RankInfo) origin() string {
+	if ri.Source != "" {
+		return fmt.Sprintf("%s (in the summary %s)", ri.Label, ri.Source)
+	}
+	return ri.Label
 }
 
 // Beyond its TopK heaviest regions, a rank's record holds its time in up
@@ -304,13 +316,30 @@ func (s *Summary) Merge(o *Summary) error {
 	return s.Normalize()
 }
 
+// DuplicateRankError reports a rank number that two inputs both hold; the
+// two are named by their gmon files and, for ranks read from summaries,
+// by the summary.
+type DuplicateRankError struct {
+	Rank          int
+	First, Second string
+}
+
+// Error says which rank and where it came from.
+func (e *DuplicateRankError) Error() string {
+	return fmt.Sprintf("rank %d appears twice: %s and %s", e.Rank, e.First, e.Second)
+}
+
 // Normalize sorts the ranks by number and rejects a rank that appears
 // twice.
 func (s *Summary) Normalize() error {
 	slices.SortStableFunc(s.Ranks, func(a, b RankInfo) int { return cmp.Compare(a.Rank, b.Rank) })
 	for i := 1; i < len(s.Ranks); i++ {
 		if s.Ranks[i].Rank == s.Ranks[i-1].Rank {
-			return fmt.Errorf("rank %d appears twice (%s and %s)", s.Ranks[i].Rank, s.Ranks[i-1].Label, s.Ranks[i].Label)
+			a, b := s.Ranks[i-1].origin(), s.Ranks[i].origin()
+			if s.Ranks[i-1].Source != "" && s.Ranks[i].Source == "" {
+				a, b = b, a
+			}
+			return &DuplicateRankError{Rank: s.Ranks[i].Rank, First: a, Second: b}
 		}
 	}
 	return nil

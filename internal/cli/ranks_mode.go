@@ -72,6 +72,9 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 		}
 		inputs[i] = in
 	}
+	if err := ranks.CheckDistinct(inputs); err != nil {
+		return fail("%s: %v\n", c.argv0, err)
+	}
 	if err := ranks.AssignRanks(inputs, o.pattern); err != nil {
 		return fail("%s: %v\n", c.argv0, err)
 	}

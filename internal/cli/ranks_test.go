@@ -145,6 +145,7 @@ func TestRanksErrors(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "cut.sum"), good[:len(good)/2], 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "gmon.rank0.999"), nil, 0o644))
+	require.NoError(t, os.Symlink(files[0], filepath.Join(dir, "link.rank7")))
 	demo, err := filepath.Abs("testdata/demo")
 	require.NoError(t, err)
 	_, _, code = rankInDir(t, dir, "--ranks", "-P", "-Q", "--save-summary=demo.sum", filepath.Join(demo, "prog"), filepath.Join(demo, "gmon.out"))
@@ -167,6 +168,11 @@ func TestRanksErrors(t *testing.T) {
 		{"bad format", []string{"--format=xml", "prog", files[0]}, "--format takes text, tsv or json"},
 		{"with diff", []string{"--diff=" + files[1], "prog", files[0]}, "does not combine with the rank analysis"},
 		{"plots into a file", []string{"--rank-plots=good.sum", "prog", files[0]}, "--rank-plots"},
+		// Overlapping inputs name both.
+		{"same file twice", []string{"prog", files[0], files[0]}, filepath.Join(dir, files[0]) + " is given twice"},
+		{"a file and a link to it", []string{"prog", files[0], "link.rank7"}, filepath.Join(dir, files[0]) + " and " + filepath.Join(dir, "link.rank7") + " are the same file"},
+		{"a summary and a file it holds", []string{"prog", "good.sum", files[0]}, "rank 0 appears twice: " + filepath.Join(dir, files[0]) + " and " + filepath.Join(dir, files[0]) + " (in the summary " + filepath.Join(dir, "good.sum") + ")"},
+		{"a summary twice", []string{"prog", "good.sum", "good.sum"}, filepath.Join(dir, "good.sum") + " is given twice"},
 	}
 	for _, tt := range tests {
 		out, stderr, code := rankInDir(t, dir, append([]string{"--ranks", "-P", "-Q"}, tt.args...)...)
@@ -175,6 +181,25 @@ func TestRanksErrors(t *testing.T) {
 		if tt.name != "plots into a file" {
 			assert.Empty(t, out, tt.name)
 		}
+	}
+}
+
+// A summary given where a profile data file is read says what it is and
+// how to read it.
+func TestSummaryWithoutRanks(t *testing.T) {
+	dir, files := rankCopies(t, "ranks")
+	_, stderr, code := rankInDir(t, dir, "--ranks", "-P", "-Q", "--save-summary=r.sum", "prog", files[0])
+	require.Zero(t, code, stderr)
+	sum := filepath.Join(dir, "r.sum")
+	for _, args := range [][]string{
+		{"-b", "prog", "r.sum"},
+		{"-b", "-p", "prog", files[1], "r.sum"},
+		{"-s", "prog", "r.sum"},
+	} {
+		out, stderr, code := rankInDir(t, dir, args...)
+		assert.Equal(t, 1, code, "%v", args)
+		assert.Empty(t, out)
+		assert.Equal(t, "egprof: "+sum+" is an egprof rank summary (written by --ranks --save-summary), not a profile data file: add --ranks to read it\n", stderr, "%v", args)
 	}
 }
 
