@@ -12,7 +12,7 @@ import (
 	"github.com/egprof/egprof/internal/binfmt"
 )
 
-// The summary file format (version 1): binfmt's header (an 8-byte
+// The summary file format (version 2): binfmt's header (an 8-byte
 // signature "EGPRANKS", a uint32 version, a uint64 payload length and the
 // payload's CRC-32C, little-endian), then the payload, where "uv" is an
 // unsigned LEB128 varint (binfmt's Uint) and "str" a uv length followed by
@@ -21,16 +21,19 @@ import (
 //	payload:
 //	  exe str, fingerprint 32 bytes, regions-option str,
 //	  activities uv, then per activity: name str, pattern str
+//	  rank-time str ("self" or "inclusive")
 //	  topK uv, hz uv
 //	  regions uv, then per region: name str
 //	  activity names uv, then per activity: name str
-//	  cells uv, then per cell: region uv, activity uv
+//	  cells uv, then per cell by region, then activity: region uv,
+//	    activity uv
 //	  ranks uv, then per rank in ascending order:
 //	    rank number uv (the first absolute, the others as the gap − 1
 //	    after the previous), label str, total uv, truncated uv (0/1),
 //	    kept regions uv, then per kept region: region-index gap uv
 //	    (absolute for the first), time uv
-//	  per cell: time acc, calls acc
+//	  per cell: time acc, calls acc, and with rank-time inclusive the
+//	    inclusive time acc
 //	  per region: time acc, calls acc, sketch
 //	  classic uv (0: absent, 1: present), then if present:
 //	    rate uv, units 15 bytes, unit letter 1 byte, flags uv (1 has
@@ -43,7 +46,10 @@ import (
 //	     lo uv, min uv, min rank uv, max uv, max rank uv
 //	sketch: buckets uv, then per bucket in ascending order: key gap uv, count uv
 //
-// Times are fixed-point histogram samples (FixedOne per sample).
+// Times are fixed-point histogram samples (FixedOne per sample). Version 1
+// (egprof before regions held the time of the activities they call) had
+// no rank-time and one cell per function's own region and activity; its
+// files are refused, as their cells cannot be split by caller.
 const (
 	// maxBins bounds a summed histogram read from a summary (32 Mi bins,
 	// 128 MiB of text at glibc's 4 bytes per bin), so that a damaged
@@ -51,7 +57,7 @@ const (
 	maxBins = 1 << 25
 
 	summarySignature = "EGPRANKS"
-	summaryVersion   = 1
+	summaryVersion   = 2
 )
 
 // IsSummary reports whether data starts like a summary file.
@@ -83,6 +89,7 @@ func (s *Summary) Encode() []byte {
 		e.String(a.Name)
 		e.String(a.Pattern)
 	}
+	e.String(orDefault(s.Config.Time, TimeSelf))
 	e.Uint(uint64(s.TopK))
 	e.Uint(uint64(s.HZ))
 	e.Uint(uint64(len(s.Regions)))
@@ -93,10 +100,11 @@ func (s *Summary) Encode() []byte {
 	for _, a := range s.Activities {
 		e.String(a)
 	}
+	order := s.cellOrder()
 	e.Uint(uint64(len(s.Cells)))
-	for _, c := range s.Cells {
-		e.Uint(uint64(c.Region))
-		e.Uint(uint64(c.Activity))
+	for _, i := range order {
+		e.Uint(uint64(s.Cells[i].Region))
+		e.Uint(uint64(s.Cells[i].Activity))
 	}
 	e.Uint(uint64(len(s.Ranks)))
 	prev := -1
@@ -118,9 +126,12 @@ func (s *Summary) Encode() []byte {
 			e.Uint(t.Value)
 		}
 	}
-	for c := range s.Cells {
+	for _, c := range order {
 		writeAcc(e, &s.CellTime[c])
 		writeAcc(e, &s.CellCalls[c])
+		if s.CellIncl != nil {
+			writeAcc(e, &s.CellIncl[c])
+		}
 	}
 	for r := range s.Regions {
 		writeAcc(e, &s.RegionTime[r])
@@ -192,6 +203,14 @@ func (s *Summary) WriteTo(w io.Writer) (int64, error) {
 	return int64(n), err
 }
 
+// orDefault is s, or def when s is empty.
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
 // b2u is 1 for true.
 func b2u(ok bool) uint64 {
 	if ok {
@@ -229,6 +248,10 @@ func readAcc(d *binfmt.Reader, what string, ranks []RankInfo) Acc {
 // DecodeSummary parses a summary file held in data; name is used in
 // errors, which are *binfmt.FormatError.
 func DecodeSummary(data []byte, name string) (*Summary, error) {
+	if IsSummary(data) && len(data) >= 12 && data[8] == 1 && data[9] == 0 && data[10] == 0 && data[11] == 0 {
+		return nil, &binfmt.FormatError{File: name, Offset: 8, Msg: "a rank summary of format version 1, made by an egprof whose regions did not " +
+			"hold the time of the activities they call: make it again from the gmon files"}
+	}
 	d, err := binfmt.Open(data, name, summarySignature, summaryVersion, "an egprof rank summary")
 	if err != nil {
 		return nil, err
@@ -258,6 +281,11 @@ func DecodeSummary(data []byte, name string) (*Summary, error) {
 			break
 		}
 		s.Config.Activities = append(s.Config.Activities, Activity{Name: nm, Pattern: pat, re: re})
+	}
+	at = d.Offset()
+	s.Config.Time = d.String("rank time")
+	if err := CheckTime(s.Config.Time); err != nil && d.Err() == nil {
+		d.FailAt(at, "%v", err)
 	}
 	s.TopK = int(d.Uint("regions kept per rank"))
 	at = d.Offset()
@@ -291,7 +319,11 @@ func DecodeSummary(data []byte, name string) (*Summary, error) {
 	nc := d.Count("cells", 2)
 	s.Cells = make([]Cell, nc)
 	for i := range s.Cells {
+		at := d.Offset()
 		s.Cells[i] = Cell{Region: d.Index("cell region", nr), Activity: d.Index("cell activity", nact)}
+		if i > 0 && d.Err() == nil && compareCells(s.Cells[i-1], s.Cells[i]) >= 0 {
+			d.FailAt(at, "cells out of order")
+		}
 	}
 	np := d.Count("ranks", 5)
 	s.Ranks = make([]RankInfo, np)
@@ -331,10 +363,19 @@ func DecodeSummary(data []byte, name string) (*Summary, error) {
 			break
 		}
 	}
+	if len(s.Ranks) > 0 {
+		s.minRank = s.Ranks[0].Rank
+	}
 	s.CellTime, s.CellCalls = make([]Acc, nc), make([]Acc, nc)
+	if s.Config.inclusive() {
+		s.CellIncl = make([]Acc, nc)
+	}
 	for c := range nc {
 		s.CellTime[c] = readAcc(d, "time accumulator", s.Ranks)
 		s.CellCalls[c] = readAcc(d, "calls accumulator", s.Ranks)
+		if s.CellIncl != nil {
+			s.CellIncl[c] = readAcc(d, "inclusive time accumulator", s.Ranks)
+		}
 	}
 	s.RegionTime, s.RegionCalls, s.RegionSketch = make([]Acc, nr), make([]Acc, nr), make([]Sketch, nr)
 	for r := range nr {

@@ -231,7 +231,7 @@ func Collect(tab *symtab.Table, layout *Layout, inputs []Input, opt CollectOptio
 	err := parallel.Map(context.Background(), jobs, parallel.Options{Workers: workers},
 		func(w, _ int, j job) (outcome, error) {
 			if ws[w] == nil {
-				ws[w] = &worker{sum: NewSummary(opt.Exe, layout, opt.TopK), sc: newScratch(len(tab.Syms), len(layout.Cells))}
+				ws[w] = &worker{sum: NewSummary(opt.Exe, layout, opt.TopK), sc: newScratch(len(tab.Syms))}
 			}
 			return c.do(ws[w], j)
 		},
@@ -565,14 +565,14 @@ func (c *collector) rank(s *Summary, in *Input, data []byte, sc *scratch) (hasBB
 			return false, fmt.Errorf("%s does not belong to %s: %w", in.Name, own.Path, err)
 		}
 	}
-	sc.attribute(c.attr, c.layout, f)
+	v := sc.attribute(c.attr, c.layout, f, s)
 	keep, frozen := c.cand.chosen()
 	var full []RegionValue
 	var fullp *[]RegionValue
 	if !frozen {
 		fullp = &full
 	}
-	if err := s.addRank(in.Rank, in.Name, c.attr.rate(f), sc.cellTime, sc.cellCalls, keep, fullp); err != nil {
+	if err := s.addRank(in.Rank, in.Name, c.attr.rate(f), v, keep, fullp); err != nil {
 		return false, fmt.Errorf("%s: %w", in.Name, err)
 	}
 	if !frozen {
@@ -583,28 +583,108 @@ func (c *collector) rank(s *Summary, in *Input, data []byte, sc *scratch) (hasBB
 
 // scratch holds one worker's per-file arrays.
 type scratch struct {
-	ticks               []float64 // per symbol
-	calls               []uint64  // per symbol
-	cellTime, cellCalls []uint64  // per cell
+	ticks []float64 // per symbol
+	calls []uint64  // per symbol
+	// per cell of the summary being filled
+	time, incl, cellCalls []uint64
 }
 
-func newScratch(nsyms, ncells int) *scratch {
-	return &scratch{ticks: make([]float64, nsyms), calls: make([]uint64, nsyms),
-		cellTime: make([]uint64, ncells), cellCalls: make([]uint64, ncells)}
+func newScratch(nsyms int) *scratch {
+	return &scratch{ticks: make([]float64, nsyms), calls: make([]uint64, nsyms)}
 }
 
-// attribute credits one file to the symbols and sums them per cell.
-func (sc *scratch) attribute(a *attributor, l *Layout, f *gmon.File) {
+// attribute credits one file (one rank) to the cells of s, adding the
+// cells its time needs: each function's samples and calls as gprof's flat
+// profile credits them, and with TimeSelf the time of the functions of an
+// activity other than computation handed to the regions that call them
+// (callgraph.Flow along this rank's arcs; a function no one calls keeps
+// its time), with TimeInclusive each function's time with everything it
+// calls as well. Times are rounded to the fixed-point unit function by
+// function.
+func (sc *scratch) attribute(a *attributor, l *Layout, f *gmon.File, s *Summary) rankCells {
 	clear(sc.ticks)
 	clear(sc.calls)
-	clear(sc.cellTime)
-	clear(sc.cellCalls)
 	a.samples(f, sc.ticks)
-	a.calls(f, sc.calls)
-	for i, cell := range l.SymCell {
-		sc.cellTime[cell] += toFixed(sc.ticks[i])
-		sc.cellCalls[cell] += sc.calls[i]
+	entersPassing := a.calls(f, sc.calls, l.passes)
+	sc.time = resize(sc.time, len(s.Cells))
+	sc.cellCalls = resize(sc.cellCalls, len(s.Cells))
+	inclusive := s.CellIncl != nil
+	if inclusive {
+		sc.incl = resize(sc.incl, len(s.Cells))
 	}
+	add := func(dst *[]uint64, cell int, v uint64) {
+		if v == 0 {
+			return
+		}
+		*dst = extend(*dst, cell+1)
+		(*dst)[cell] += v
+	}
+	var g *callgraph.Graph
+	if len(f.Arcs) > 0 && (inclusive || entersPassing) {
+		p := gmon.NewProfile(a.tab.Target, gmon.FormatAuto)
+		if err := p.Add(f); err == nil {
+			g = callgraph.Build(a.tab, p, callgraph.Options{ModelOnly: true})
+		}
+	}
+	k := len(l.Activities)
+	own := func(i int, v []float64) { v[l.Cells[l.SymCell[i]].Activity] = sc.ticks[i] }
+	// spread adds each symbol's held times to the cells of its region.
+	spread := func(dst *[]uint64, held []float64, keep func(i int) bool) {
+		for i := range l.SymCell {
+			if !keep(i) {
+				continue
+			}
+			region := l.Cells[l.SymCell[i]].Region
+			for j, v := range held[i*k : i*k+k] {
+				if fx := toFixed(v); fx != 0 {
+					add(dst, s.cellOf(l, i, region, j), fx)
+				}
+			}
+		}
+	}
+	switch {
+	case g == nil:
+		for i, cell := range l.SymCell {
+			fx := toFixed(sc.ticks[i])
+			add(&sc.time, int(cell), fx)
+			if inclusive {
+				add(&sc.incl, int(cell), fx)
+			}
+		}
+	default:
+		held := g.Flow(k, own, l.passes)
+		spread(&sc.time, held, func(i int) bool { return !l.passes(i) || !g.Called(i) })
+		if inclusive {
+			spread(&sc.incl, g.Flow(k, own, func(int) bool { return true }), func(int) bool { return true })
+		}
+	}
+	for i, cell := range l.SymCell {
+		add(&sc.cellCalls, int(cell), sc.calls[i])
+	}
+	n := len(s.Cells)
+	sc.time, sc.cellCalls = extend(sc.time, n), extend(sc.cellCalls, n)
+	if inclusive {
+		sc.incl = extend(sc.incl, n)
+	}
+	return rankCells{time: sc.time, incl: sc.incl, calls: sc.cellCalls}
+}
+
+// extend returns v with at least n elements, the new ones zero.
+func extend(v []uint64, n int) []uint64 {
+	for len(v) < n {
+		v = append(v, 0)
+	}
+	return v
+}
+
+// resize returns v with length n, zeroed, reusing its storage.
+func resize(v []uint64, n int) []uint64 {
+	if cap(v) < n {
+		return make([]uint64, n, n+n/4+8)
+	}
+	v = v[:n]
+	clear(v)
+	return v
 }
 
 // addToSum adds input i to the summed profile (sum is the decoded summary
@@ -660,6 +740,7 @@ func FillRanks(tab *symtab.Table, layout *Layout, s *Summary, inputs []Input, re
 	attr := newAttributor(tab)
 	type fillWorker struct {
 		sc      *scratch
+		cells   *Summary // the cells of the attribution, no ranks
 		regTime []uint64
 		buf     []byte
 	}
@@ -668,7 +749,7 @@ func FillRanks(tab *symtab.Table, layout *Layout, s *Summary, inputs []Input, re
 	err := parallel.Map(context.Background(), todo, parallel.Options{Workers: workers},
 		func(w, _ int, p int) ([]uint64, error) {
 			if ws[w] == nil {
-				ws[w] = &fillWorker{sc: newScratch(len(tab.Syms), len(layout.Cells)), regTime: make([]uint64, len(layout.Regions))}
+				ws[w] = &fillWorker{sc: newScratch(len(tab.Syms)), cells: NewSummary("", layout, 0), regTime: make([]uint64, len(layout.Regions))}
 			}
 			wk := ws[w]
 			in := todoInput[p]
@@ -683,10 +764,14 @@ func FillRanks(tab *symtab.Table, layout *Layout, s *Summary, inputs []Input, re
 			if err != nil {
 				return nil, err
 			}
-			wk.sc.attribute(attr, layout, f)
+			v := wk.sc.attribute(attr, layout, f, wk.cells)
+			view := v.time
+			if layout.Config.inclusive() {
+				view = v.incl
+			}
 			clear(wk.regTime)
-			for c, cell := range layout.Cells {
-				wk.regTime[cell.Region] += wk.sc.cellTime[c]
+			for c, cell := range wk.cells.Cells {
+				wk.regTime[cell.Region] += view[c]
 			}
 			times := make([]uint64, len(regions))
 			for k, r := range regions {

@@ -268,14 +268,14 @@ func TestFillRanks(t *testing.T) {
 	// Ranks folded in one region each, without Collect's candidates.
 	small := NewSummary("prog", fx.layout, 1)
 	attr := newAttributor(fx.tab)
-	sc := newScratch(len(fx.tab.Syms), len(fx.layout.Cells))
+	sc := newScratch(len(fx.tab.Syms))
 	for _, x := range in {
 		data, err := os.ReadFile(x.Name)
 		require.NoError(t, err)
 		f, err := gmon.Read(data, x.Name, fx.tab.Target, gmon.FormatAuto)
 		require.NoError(t, err)
-		sc.attribute(attr, fx.layout, f)
-		require.NoError(t, small.AddRank(x.Rank, x.Name, attr.rate(f), sc.cellTime, sc.cellCalls))
+		v := sc.attribute(attr, fx.layout, f, small)
+		require.NoError(t, small.addRank(x.Rank, x.Name, attr.rate(f), v, nil, nil))
 	}
 	require.NoError(t, small.Normalize())
 	regions := AnalysisRegions(small, 5)

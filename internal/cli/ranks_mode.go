@@ -28,6 +28,8 @@ type rankOptions struct {
 	plots       string   // --rank-plots directory
 	saveSummary string   // --save-summary file
 	top         int      // --rank-top
+	time        string   // --rank-time
+	criterion   ranks.Criterion
 }
 
 // reportRanks runs the rank aggregation: it reads every rank's file (and
@@ -145,7 +147,7 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 		afterOther = cw.n > 0
 	}
 
-	rep := ranks.Analyze(res.Summary, ranks.AnalyzeOptions{Top: o.top, Naming: c.textOptions().Naming()})
+	rep := ranks.Analyze(res.Summary, ranks.AnalyzeOptions{Top: o.top, Naming: c.textOptions().Naming(), Criterion: o.criterion})
 	switch format {
 	case "tsv":
 		err = render.RankTSV(stdout, rep)
@@ -169,11 +171,13 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 	return 0
 }
 
-// rankConfig returns the grouping asked for on the command line; without
-// --regions and --activity, the one the first summary was made with.
+// rankConfig returns the grouping asked for on the command line; what it
+// leaves out (--regions, --activity, --rank-time) is the first summary's,
+// else the default.
 func (c *config) rankConfig(inputs []ranks.Input, firstSummary string) (ranks.Config, error) {
 	o := &c.ext.rank
-	if o.regions == "" && len(o.activities) == 0 && firstSummary != "" {
+	var cfg ranks.Config
+	if firstSummary != "" {
 		var data []byte
 		var err error
 		for _, in := range inputs {
@@ -190,15 +194,23 @@ func (c *config) rankConfig(inputs []ranks.Input, firstSummary string) (ranks.Co
 		if err != nil {
 			return ranks.Config{}, err
 		}
-		return s.Config, nil
+		cfg = s.Config
 	}
-	cfg := ranks.Config{Regions: o.regions}
-	for _, a := range o.activities {
-		act, err := ranks.ParseActivity(a)
-		if err != nil {
-			return cfg, err
+	if o.regions != "" {
+		cfg.Regions = o.regions
+	}
+	if o.time != "" {
+		cfg.Time = o.time
+	}
+	if len(o.activities) > 0 {
+		cfg.Activities = nil
+		for _, a := range o.activities {
+			act, err := ranks.ParseActivity(a)
+			if err != nil {
+				return cfg, err
+			}
+			cfg.Activities = append(cfg.Activities, act)
 		}
-		cfg.Activities = append(cfg.Activities, act)
 	}
 	return cfg, nil
 }
