@@ -257,23 +257,26 @@ func RankTSV(w io.Writer, r *ranks.Report) error {
 		}
 		return g(v.Value)
 	}
-	table("summary", []string{"executable", "ranks", "rank_list", "hz", "total_seconds", "dominant_activity", "dominant_region", "truncated_ranks"},
-		[][]string{{r.Exe, strconv.Itoa(r.P), r.RankList, strconv.FormatUint(uint64(r.HZ), 10), g(r.TotalSeconds), r.DominantActivity, r.DominantRegion, strconv.Itoa(r.Truncated)}})
+	table("summary", []string{"executable", "ranks", "rank_list", "hz", "total_seconds", "rank_time", "dominant_activity", "dominant_region",
+		"truncated_ranks", "criterion", "cut_sid_c", "cut_sid_a"},
+		[][]string{{r.Exe, strconv.Itoa(r.P), r.RankList, strconv.FormatUint(uint64(r.HZ), 10), g(r.TotalSeconds), r.Time, r.DominantActivity,
+			r.DominantRegion, strconv.Itoa(r.Truncated), r.Criterion, m(r.Cut), m(r.CutA)}})
 	var rows [][]string
 	for _, a := range r.Activities {
-		rows = append(rows, []string{a.Name, g(a.Seconds), g(a.Share), m(a.ID), m(a.SID), strconv.Itoa(a.Regions), a.Heaviest})
+		rows = append(rows, []string{a.Name, g(a.Seconds), g(a.Share), m(a.ID), m(a.SID), strconv.Itoa(a.Regions), a.Heaviest, a.Lightest,
+			strconv.FormatBool(a.Candidate)})
 	}
-	table("activities", []string{"activity", "seconds", "share", "id_a", "sid_a", "regions", "heaviest_region"}, rows)
+	table("activities", []string{"activity", "seconds", "share", "id_a", "sid_a", "regions", "heaviest_region", "lightest_region", "candidate"}, rows)
 	rows = nil
 	for _, x := range r.Regions {
 		rows = append(rows, []string{x.Name, x.Activity, g(x.Seconds), g(x.Share), m(x.ID), m(x.SID),
 			g(x.Mean), g(x.Median), g(x.Min), strconv.Itoa(x.MinRank), g(x.Max), strconv.Itoa(x.MaxRank), strconv.Itoa(x.ZeroRanks),
 			g(x.Stdev), m(x.CV), m(x.MaxOverMean), m(x.Low), m(x.High), strconv.FormatBool(x.Exact),
-			strconv.FormatUint(x.Calls, 10), g(x.CallsMean), m(x.CallsID)})
+			strconv.FormatUint(x.Calls, 10), g(x.CallsMean), m(x.CallsID), strconv.FormatBool(x.Candidate)})
 	}
 	table("regions", []string{"region", "activity", "seconds", "share", "id_c", "sid_c",
 		"mean", "median", "min", "min_rank", "max", "max_rank", "zero_ranks", "stdev", "cv", "max_over_mean", "low15", "high15", "low_high_exact",
-		"calls", "calls_mean", "id_calls"}, rows)
+		"calls", "calls_mean", "id_calls", "candidate"}, rows)
 	rows = nil
 	for i, name := range r.Matrix.Regions {
 		for j, a := range r.Matrix.Activities {
