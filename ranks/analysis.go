@@ -477,17 +477,18 @@ func (rep *Report) clusterRanks(s *Summary, idx []int, name func(string) string)
 	for _, i := range dims {
 		rep.ClusterRegions = append(rep.ClusterRegions, name(s.Regions[i]))
 	}
-	x := make([][]float64, P)   // relative to the mean, for the report
-	dev := make([][]float64, P) // in samples, for the clustering
+	// In samples from the region's mean, for the clustering (one block
+	// for all ranks: a slice per rank would double the memory).
+	flat := make([]float64, P*len(dims))
+	dev := make([][]float64, P)
 	for p := range s.Ranks {
-		x[p] = make([]float64, len(dims))
-		dev[p] = make([]float64, len(dims))
+		dev[p] = flat[p*len(dims) : (p+1)*len(dims) : (p+1)*len(dims)]
 		for d, i := range dims {
-			v := float64(s.Ranks[p].Value(i))
-			x[p][d] = v/means[d] - 1
-			dev[p][d] = (v - means[d]) / FixedOne
+			dev[p][d] = (float64(s.Ranks[p].Value(i)) - means[d]) / FixedOne
 		}
 	}
+	// relative is a rank's time in region d relative to the region's mean.
+	relative := func(p, d int) float64 { return dev[p][d] * FixedOne / means[d] }
 	cl := Cluster(dev)
 	if len(dims) == 0 {
 		cl = Clustering{K: min(1, P), Assign: make([]int, P)}
@@ -506,12 +507,12 @@ func (rep *Report) clusterRanks(s *Summary, idx []int, name func(string) string)
 			for d := range dims {
 				var a, b float64
 				var na, nb int
-				for p := range x {
+				for p := range dev {
 					if in[p] {
-						a += x[p][d]
+						a += relative(p, d)
 						na++
 					} else {
-						b += x[p][d]
+						b += relative(p, d)
 						nb++
 					}
 				}

@@ -118,9 +118,10 @@ func (s *Summary) Encode() []byte {
 		e.String(r.Label)
 		e.Uint(r.Total)
 		e.Bool(r.Truncated)
-		e.Uint(uint64(len(r.Top)))
+		held := r.entries()
+		e.Uint(uint64(len(held)))
 		last := int32(-1)
-		for _, t := range r.Top {
+		for _, t := range held {
 			e.Uint(uint64(t.Region - last - 1))
 			last = t.Region
 			e.Uint(t.Value)

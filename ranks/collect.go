@@ -185,10 +185,19 @@ type CollectOptions struct {
 	Exe    string      // executable name recorded in the summary
 	Format gmon.Format // gprof's -O
 	TopK   int         // regions kept per rank (DefaultTopK when 0)
+	// KeepHeaviest keeps each rank's TopK heaviest regions in its record,
+	// which a saved summary needs (its ranks cannot be read again); without
+	// it a rank keeps only its time in the candidate regions, and the
+	// analysis reads again what it lacks (FillRanks).
+	KeepHeaviest bool
+	// Shown is how many regions the analysis shows rank by rank
+	// (AnalyzeOptions.Top; DefaultTop when 0): the candidate regions every
+	// rank records are chosen to cover them.
 	// Sum asks for the classic summed profile too: the gmon files added
 	// in input order exactly as gprof sums them, summaries' summed
 	// profiles added in their place.
 	Sum bool
+	Shown int
 	// Workers is the number of files processed at once (all cores when 0).
 	Workers int
 	// Progress, if set, is called on Collect's goroutine after each file
@@ -220,6 +229,7 @@ type Collected struct {
 // order, whatever the number of workers.
 func Collect(tab *symtab.Table, layout *Layout, inputs []Input, opt CollectOptions) (*Collected, error) {
 	c := &collector{tab: tab, layout: layout, attr: newAttributor(tab), inputs: inputs, opt: opt}
+	c.cand.limit = candidatesFor(opt.Shown)
 	if opt.Sum {
 		c.sum = gmon.NewProfile(tab.Target, opt.Format)
 	}
@@ -232,6 +242,7 @@ func Collect(tab *symtab.Table, layout *Layout, inputs []Input, opt CollectOptio
 		func(w, _ int, j job) (outcome, error) {
 			if ws[w] == nil {
 				ws[w] = &worker{sum: NewSummary(opt.Exe, layout, opt.TopK), sc: newScratch(len(tab.Syms))}
+				ws[w].sum.lean = !opt.KeepHeaviest
 			}
 			return c.do(ws[w], j)
 		},
@@ -320,12 +331,24 @@ type candidates struct {
 	sample  map[int]bool // rank numbers of the sample
 	seen    int          // sampled ranks read so far
 	frozen  bool
+	limit   int                   // how many regions to choose
 	regions []int32               // ascending, once frozen
 	warm    map[int][]RegionValue // rank -> its non-zero region times
 }
 
 // warmupRanks is how many ranks the candidates are chosen from.
 const warmupRanks = 64
+
+// candidatesFor is how many candidate regions cover the shown regions
+// (AnalysisRegions: at least clusterDims), with a margin for the
+// difference between the sample's spread and the final order, at most
+// candidateRegions.
+func candidatesFor(shown int) int {
+	if shown <= 0 {
+		shown = DefaultTop
+	}
+	return min(candidateRegions, max(shown, clusterDims)+16)
+}
 
 // chosen returns the candidate regions once they are chosen.
 func (c *candidates) chosen() ([]int32, bool) {
@@ -381,7 +404,7 @@ func (c *candidates) freeze(nRegions int) {
 		}
 	}
 	slices.SortStableFunc(regs, func(a, b int32) int { return cmp.Compare(spread[b], spread[a]) })
-	regs = regs[:min(len(regs), candidateRegions)]
+	regs = regs[:min(len(regs), c.limit)]
 	slices.Sort(regs)
 	c.regions = regs
 }
@@ -397,13 +420,22 @@ func (c *candidates) apply(s *Summary) {
 		if !ok {
 			continue
 		}
+		inKeep := 0
+		if s.lean && len(c.regions) > 0 {
+			ri.keptIn, ri.kept = c.regions, make([]uint64, len(c.regions))
+		}
 		for _, r := range c.regions {
 			i := sort.Search(len(full), func(i int) bool { return full[i].Region >= r })
 			v := uint64(0)
 			if i < len(full) && full[i].Region == r {
 				v = full[i].Value
+				inKeep++
 			}
 			ri.set(int(r), v)
+		}
+		if s.lean {
+			// As addRank records the ranks read after the choice.
+			ri.Truncated = len(full) > inKeep
 		}
 	}
 	c.warm = nil

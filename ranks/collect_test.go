@@ -385,3 +385,33 @@ func TestCollectDeterministic(t *testing.T) {
 		assert.Equal(t, first, enc, "%d workers", w)
 	}
 }
+
+// A run that saves no summary keeps each rank's time in the candidate
+// regions only (lean records), yet the analysis is the one of full
+// records: FillRanks reads again what a rank lacks.
+func TestLeanRecordsSameAnalysis(t *testing.T) {
+	fx := newRankFixture(t)
+	dir := t.TempDir()
+	var names []string
+	for r := range 90 {
+		data, err := os.ReadFile(fx.files[r%3%2])
+		require.NoError(t, err)
+		name := filepath.Join(dir, "gmon.rank"+strconv.Itoa(r)+".1")
+		require.NoError(t, os.WriteFile(name, data, 0o644))
+		names = append(names, name)
+	}
+	in := fx.inputs(t, names...)
+	report := func(keep bool) *Report {
+		res, err := Collect(fx.tab, fx.layout, in, CollectOptions{KeepHeaviest: keep, Shown: 2})
+		require.NoError(t, err)
+		_, err = FillRanks(fx.tab, fx.layout, res.Summary, in, AnalysisRegions(res.Summary, 2), CollectOptions{})
+		require.NoError(t, err)
+		for _, ri := range res.Summary.Ranks {
+			if !keep {
+				assert.Empty(t, ri.Top, "lean: no heaviest regions")
+			}
+		}
+		return Analyze(res.Summary, AnalyzeOptions{Top: 2})
+	}
+	assert.Equal(t, report(true), report(false))
+}

@@ -45,6 +45,11 @@ type RankInfo struct {
 	// Source is the summary file the rank was read from in this run ("" for
 	// a rank read from its gmon file); it is not saved.
 	Source string
+	// keptIn and kept are a denser form of Top's entries for a rank read
+	// in a run that saves no summary: its times (kept) in the candidate
+	// regions (keptIn, ascending, one slice shared by every such rank).
+	keptIn []int32
+	kept   []uint64
 }
 
 // origin names where the rank came from, for errors: its gmon file, and
@@ -78,6 +83,9 @@ func (ri *RankInfo) Lookup(r int) (v uint64, known bool) {
 	if i < len(ri.Top) && int(ri.Top[i].Region) == r {
 		return ri.Top[i].Value, true
 	}
+	if k, ok := slices.BinarySearch(ri.keptIn, int32(r)); ok {
+		return ri.kept[k], true
+	}
 	return 0, !ri.Truncated
 }
 
@@ -89,6 +97,10 @@ func (ri *RankInfo) Value(r int) uint64 {
 
 // set records the rank's time in region r.
 func (ri *RankInfo) set(r int, v uint64) {
+	if k, ok := slices.BinarySearch(ri.keptIn, int32(r)); ok {
+		ri.kept[k] = v
+		return
+	}
 	i := sort.Search(len(ri.Top), func(i int) bool { return int(ri.Top[i].Region) >= r })
 	if i < len(ri.Top) && int(ri.Top[i].Region) == r {
 		ri.Top[i].Value = v
@@ -97,6 +109,26 @@ func (ri *RankInfo) set(r int, v uint64) {
 	ri.Top = append(ri.Top, RegionValue{})
 	copy(ri.Top[i+1:], ri.Top[i:])
 	ri.Top[i] = RegionValue{int32(r), v}
+}
+
+// entries returns every region the record holds, ascending: Top's and
+// the kept ones (the two never share a region).
+func (ri *RankInfo) entries() []RegionValue {
+	if len(ri.keptIn) == 0 {
+		return ri.Top
+	}
+	out := make([]RegionValue, 0, len(ri.Top)+len(ri.keptIn))
+	i, k := 0, 0
+	for i < len(ri.Top) || k < len(ri.keptIn) {
+		if k == len(ri.keptIn) || (i < len(ri.Top) && ri.Top[i].Region < ri.keptIn[k]) {
+			out = append(out, ri.Top[i])
+			i++
+			continue
+		}
+		out = append(out, RegionValue{ri.keptIn[k], ri.kept[k]})
+		k++
+	}
+	return out
 }
 
 // Summary is the mergeable state of a rank aggregation: for each cell
@@ -137,6 +169,9 @@ type Summary struct {
 
 	cellIndex map[Cell]int // Cells' positions, made on first use
 	minRank   int          // the lowest rank folded in (valid with ranks)
+	// lean records ranks without their TopK heaviest regions (see
+	// CollectOptions.KeepHeaviest).
+	lean bool
 
 	// scratch for AddRank
 	regTime, regCalls []uint64
@@ -298,7 +333,25 @@ func (s *Summary) addRank(rank int, label string, hz uint32, v rankCells, keep [
 			}
 		}
 	}
-	if len(s.order) > s.TopK {
+	if s.lean {
+		// Only the regions of keep: the others are unknown if non-zero.
+		inKeep := 0
+		for _, r := range keep {
+			if s.regTime[r] != 0 {
+				inKeep++
+			}
+		}
+		info.Truncated = len(s.order) > inKeep
+		if len(keep) > 0 {
+			info.keptIn = keep
+			info.kept = make([]uint64, len(keep))
+			for k, r := range keep {
+				info.kept[k] = s.regTime[r]
+			}
+		}
+		s.Ranks = append(s.Ranks, info)
+		return nil
+	} else if len(s.order) > s.TopK {
 		info.Truncated = true
 		slices.SortFunc(s.order, func(a, b int32) int {
 			if c := cmp.Compare(s.regTime[b], s.regTime[a]); c != 0 {

@@ -98,11 +98,13 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 		c.ext.pprof != "" || c.ext.wantsGraphFiles()
 	bar := newProgressBar(stderr)
 	res, err := ranks.Collect(anaTab, layout, inputs, ranks.CollectOptions{
-		Exe:      filepath.Base(c.image),
-		Format:   c.format,
-		Sum:      classic || o.saveSummary != "",
-		Progress: bar.update,
-		Belongs:  c.ownSymbols(anaTab),
+		Exe:          filepath.Base(c.image),
+		Format:       c.format,
+		Sum:          classic || o.saveSummary != "",
+		KeepHeaviest: o.saveSummary != "",
+		Shown:        o.top,
+		Progress:     bar.update,
+		Belongs:      c.ownSymbols(anaTab),
 		OnFile: func(f *gmon.File, p *gmon.Profile) {
 			if c.style&styleInfo != 0 {
 				printFileInfo(stdout, f, p)
