@@ -196,7 +196,7 @@ type CollectOptions struct {
 	// Sum asks for the classic summed profile too: the gmon files added
 	// in input order exactly as gprof sums them, summaries' summed
 	// profiles added in their place.
-	Sum bool
+	Sum   bool
 	Shown int
 	// Workers is the number of files processed at once (all cores when 0).
 	Workers int
