@@ -193,11 +193,11 @@ type CollectOptions struct {
 	// Shown is how many regions the analysis shows rank by rank
 	// (AnalyzeOptions.Top; DefaultTop when 0): the candidate regions every
 	// rank records are chosen to cover them.
+	Shown int
 	// Sum asks for the classic summed profile too: the gmon files added
 	// in input order exactly as gprof sums them, summaries' summed
 	// profiles added in their place.
-	Sum   bool
-	Shown int
+	Sum bool
 	// Workers is the number of files processed at once (all cores when 0).
 	Workers int
 	// Progress, if set, is called on Collect's goroutine after each file
