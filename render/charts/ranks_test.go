@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/xml"
 	"fmt"
+	"math"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -58,4 +60,90 @@ func TestRankCharts(t *testing.T) {
 	}
 	_, err := RankCharts(&ranks.Report{})
 	assert.Error(t, err)
+}
+
+// The heat map's colour bar is drawn as rectangles, the map too with few
+// ranks; with many the map is a picture that every viewer draws: labelled
+// PNG (gonum says image/jpg, which librsvg refuses), stretched to its
+// rectangle, and sharp. The rank axis is marked at rank numbers.
+func TestHeatMapPictures(t *testing.T) {
+	for _, tc := range []struct {
+		p      int
+		images int
+	}{{4, 0}, {heatCellsVec/2 + 1, 1}} {
+		charts, err := RankCharts(imbalancedJob(t, tc.p))
+		require.NoError(t, err)
+		var svg bytes.Buffer
+		require.NoError(t, charts[1].WriteSVG(&svg))
+		require.Equal(t, HeatMapPlot, charts[1].Name)
+		out := svg.String()
+		assert.Equal(t, tc.images, strings.Count(out, "<image "), "%d ranks", tc.p)
+		assert.Equal(t, tc.images, strings.Count(out, `<image preserveAspectRatio="none" image-rendering="optimizeSpeed" style="image-rendering:pixelated" `), "%d ranks", tc.p)
+		assert.Equal(t, tc.images, strings.Count(out, "data:image/png;base64,"), "%d ranks", tc.p)
+		assert.NotContains(t, out, "image/jpg")
+		// 96 steps of the colour scale, each a filled path.
+		assert.GreaterOrEqual(t, strings.Count(out, "<path"), 96, "%d ranks", tc.p)
+		if tc.p == 4 {
+			for _, tick := range []string{">0<", ">1<", ">2<", ">3<"} {
+				assert.Contains(t, out, tick, "rank tick")
+			}
+			assert.NotContains(t, out, ">0.5<", "no tick between ranks")
+			assert.NotContains(t, out, ">-0.5<")
+		}
+	}
+}
+
+// Chart labels stay apart: C++ names are shortened to their scope and
+// function, a long one is cut in its middle, and names that would still
+// look alike keep more of themselves, or a number.
+func TestChartLabels(t *testing.T) {
+	long := "numerics::solvers::multigrid::Smoother<double>::"
+	got := chartLabels([]string{
+		"geo::Mesh<double, 3>::refine(geo::Cell<double, 3>&, int)",
+		"geo::Mesh<float, 3>::refine(geo::Cell<float, 3>&, int)",
+		"solver::apply(int)",
+		"solver::apply(double)",
+		"main",
+		long + "relax_red_black_lines(numerics::Grid&)",
+		"prefix_that_is_rather_long_" + strings.Repeat("a", 30) + "_and_a_long_common_ending",
+		"prefix_that_is_rather_long_" + strings.Repeat("b", 30) + "_and_a_long_common_ending",
+	})
+	assert.Equal(t, []string{
+		// Alike once shortened: the whole names, cut (18 + 3 + 19 bytes).
+		"geo::Mesh<double, ...l<double, 3>&, int)",
+		"geo::Mesh<float, 3...ll<float, 3>&, int)",
+		// Overloads: the whole names, short enough.
+		"solver::apply(int)",
+		"solver::apply(double)",
+		"main",
+		// Shortened to numerics::solvers::multigrid::Smoother::relax_red_black_lines, then cut.
+		"numerics::solvers:...lax_red_black_lines",
+		// Alike at both ends whatever is kept: numbered.
+		"prefix_that_is_rat..._long_common_ending",
+		"prefix_that_is_rat..._long_common_ending #2",
+	}, got)
+	seen := map[string]bool{}
+	for _, l := range got {
+		assert.False(t, seen[l], "%q twice", l)
+		seen[l] = true
+		assert.LessOrEqual(t, len(strings.TrimSuffix(l, " #2")), labelLen)
+	}
+}
+
+// Each region's box is drawn on an axis fitted to its own times: the
+// short "exchange" is not squashed against the long "solve".
+func TestBoxPanelsOwnScale(t *testing.T) {
+	rep := imbalancedJob(t, 30)
+	panels, err := boxPanels(rep)
+	require.NoError(t, err)
+	require.Len(t, panels, len(rep.Series.Regions))
+	for k, p := range panels {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, v := range rep.Series.Seconds[k] {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		assert.LessOrEqual(t, p.X.Min, lo, rep.Series.Regions[k])
+		assert.GreaterOrEqual(t, p.X.Max, hi, rep.Series.Regions[k])
+		assert.Less(t, p.X.Max-p.X.Min, 1.2*(hi-lo)+1e-9, "%s: the axis spans the times, not more", rep.Series.Regions[k])
+	}
 }

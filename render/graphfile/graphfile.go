@@ -622,7 +622,7 @@ func WriteDOT(w io.Writer, p *diff.Profile, opt Options) error {
 	for k := range v.nodes {
 		n := &v.nodes[k]
 		f := &p.Functions[n.fn]
-		label := dotName(shortName(n.name)) + "\n" + strings.Join(v.detail(n), "\n")
+		label := dotName(symtab.ShortName(n.name)) + "\n" + strings.Join(v.detail(n), "\n")
 		tooltip := n.name
 		if f.File != "" {
 			tooltip += " in " + f.File

@@ -170,7 +170,7 @@ func TestGraphGMLAndDOTStructure(t *testing.T) {
 				if tc.opt.Naming.Demangle {
 					assert.True(t, strings.HasPrefix(want, symtab.Demangle(tc.p.Functions[i].Name, symtab.StyleAuto)))
 				}
-				prefix := "label=" + strings.TrimSuffix(dotString(dotName(shortName(want))), `"`) + `\n`
+				prefix := "label=" + strings.TrimSuffix(dotString(dotName(symtab.ShortName(want))), `"`) + `\n`
 				assert.True(t, strings.HasPrefix(m[2], prefix), "node %d: %s", k, m[2])
 				assert.Contains(t, m[2], "tooltip="+strings.TrimSuffix(dotString(want), `"`), "node %d", k)
 			}

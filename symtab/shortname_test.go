@@ -1,4 +1,4 @@
-package graphfile
+package symtab
 
 import (
 	"testing"
@@ -24,6 +24,6 @@ func TestShortName(t *testing.T) {
 		{"std::__cxx11::basic_string<char>::_M_create[abi:cxx11](unsigned long&)", "std::__cxx11::basic_string::_M_create[abi:cxx11]"},
 		{"broken<(", "broken<("},
 	} {
-		assert.Equal(t, c.want, shortName(c.in), c.in)
+		assert.Equal(t, c.want, ShortName(c.in), c.in)
 	}
 }

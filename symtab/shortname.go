@@ -1,14 +1,14 @@
-package graphfile
+package symtab
 
 import "strings"
 
-// shortName is the name a graph box shows: C++ template arguments and
+// ShortName is the name a graph box or a chart shows: C++ template arguments and
 // parameter lists left out ("std::vector<int>::push_back(int const&)"
 // becomes "std::vector::push_back"), as pprof's and gprof2dot's short
 // names do, so that boxes stay narrow; the full name stays in the tooltip
 // and in the GML file. A file or number egprof added after a space
 // ("swap (a.c)", "f #2") is kept, and so are operator names.
-func shortName(s string) string {
+func ShortName(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	angle, paren := 0, 0 // depths of what is being left out
