@@ -319,7 +319,15 @@ func Analyze(s *Summary, opt AnalyzeOptions) *Report {
 	rep.Series = s.series(topIdx[:min(top, len(topIdx))], name)
 	rep.Truncated = s.unknownRanks(topIdx)
 	rep.clusterRanks(s, topIdx[:min(clusterDims, len(topIdx))], name)
-	rep.clusterRegions(s, t, activeActs, v, name)
+	// The regions' clusters describe how the program's time splits
+	// (section 2): by the time counted once, in either view.
+	var activeX []int
+	for j := range na {
+		if x.ActivityTime[j] > 0 {
+			activeX = append(activeX, j)
+		}
+	}
+	rep.clusterRegions(s, tx, activeX, x, name)
 	return rep
 }
 

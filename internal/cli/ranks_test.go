@@ -168,6 +168,10 @@ func TestRanksErrors(t *testing.T) {
 		{"bad format", []string{"--format=xml", "prog", files[0]}, "--format takes text, tsv or json"},
 		{"with diff", []string{"--diff=" + files[1], "prog", files[0]}, "does not combine with the rank analysis"},
 		{"plots into a file", []string{"--rank-plots=good.sum", "prog", files[0]}, "--rank-plots"},
+		{"bad rank time", []string{"--rank-time=children", "prog", files[0]}, `--rank-time takes self or inclusive, not "children"`},
+		{"inclusive file regions", []string{"--rank-time=inclusive", "--regions=file", "prog", files[0]}, "--rank-time=inclusive needs one region per function, not --regions=file"},
+		{"bad criterion", []string{"--rank-criterion=p0", "prog", files[0]}, `--rank-criterion: "p0" is not a percentile`},
+		{"bad threshold", []string{"--rank-criterion=most", "prog", files[0]}, `--rank-criterion takes max, pN (a percentile) or a threshold of the scaled index, not "most"`},
 		// Overlapping inputs name both.
 		{"same file twice", []string{"prog", files[0], files[0]}, filepath.Join(dir, files[0]) + " is given twice"},
 		{"a file and a link to it", []string{"prog", files[0], "link.rank7"}, filepath.Join(dir, files[0]) + " and " + filepath.Join(dir, "link.rank7") + " are the same file"},
