@@ -597,7 +597,10 @@ func (c *collector) rank(s *Summary, in *Input, data []byte, sc *scratch) (hasBB
 			return false, fmt.Errorf("%s does not belong to %s: %w", in.Name, own.Path, err)
 		}
 	}
-	v := sc.attribute(c.attr, c.layout, f, s)
+	v, err := sc.attribute(c.attr, c.layout, f, s)
+	if err != nil {
+		return false, fmt.Errorf("%s: %w", in.Name, err)
+	}
 	keep, frozen := c.cand.chosen()
 	var full []RegionValue
 	var fullp *[]RegionValue
@@ -633,7 +636,7 @@ func newScratch(nsyms int) *scratch {
 // its time), with TimeInclusive each function's time with everything it
 // calls as well. Times are rounded to the fixed-point unit function by
 // function.
-func (sc *scratch) attribute(a *attributor, l *Layout, f *gmon.File, s *Summary) rankCells {
+func (sc *scratch) attribute(a *attributor, l *Layout, f *gmon.File, s *Summary) (rankCells, error) {
 	clear(sc.ticks)
 	clear(sc.calls)
 	a.samples(f, sc.ticks)
@@ -654,9 +657,10 @@ func (sc *scratch) attribute(a *attributor, l *Layout, f *gmon.File, s *Summary)
 	var g *callgraph.Graph
 	if len(f.Arcs) > 0 && (inclusive || entersPassing) {
 		p := gmon.NewProfile(a.tab.Target, gmon.FormatAuto)
-		if err := p.Add(f); err == nil {
-			g = callgraph.Build(a.tab, p, callgraph.Options{ModelOnly: true})
+		if err := p.Add(f); err != nil {
+			return rankCells{}, err
 		}
+		g = callgraph.Build(a.tab, p, callgraph.Options{ModelOnly: true})
 	}
 	k := len(l.Activities)
 	own := func(i int, v []float64) { v[l.Cells[l.SymCell[i]].Activity] = sc.ticks[i] }
@@ -698,7 +702,7 @@ func (sc *scratch) attribute(a *attributor, l *Layout, f *gmon.File, s *Summary)
 	if inclusive {
 		sc.incl = extend(sc.incl, n)
 	}
-	return rankCells{time: sc.time, incl: sc.incl, calls: sc.cellCalls}
+	return rankCells{time: sc.time, incl: sc.incl, calls: sc.cellCalls}, nil
 }
 
 // extend returns v with at least n elements, the new ones zero.
@@ -796,7 +800,10 @@ func FillRanks(tab *symtab.Table, layout *Layout, s *Summary, inputs []Input, re
 			if err != nil {
 				return nil, err
 			}
-			v := wk.sc.attribute(attr, layout, f, wk.cells)
+			v, err := wk.sc.attribute(attr, layout, f, wk.cells)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", in.Name, err)
+			}
 			view := v.time
 			if layout.Config.inclusive() {
 				view = v.incl

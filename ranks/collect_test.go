@@ -274,7 +274,8 @@ func TestFillRanks(t *testing.T) {
 		require.NoError(t, err)
 		f, err := gmon.Read(data, x.Name, fx.tab.Target, gmon.FormatAuto)
 		require.NoError(t, err)
-		v := sc.attribute(attr, fx.layout, f, small)
+		v, err := sc.attribute(attr, fx.layout, f, small)
+		require.NoError(t, err)
 		require.NoError(t, small.addRank(x.Rank, x.Name, attr.rate(f), v, nil, nil))
 	}
 	require.NoError(t, small.Normalize())
