@@ -426,7 +426,6 @@ func (s *Summary) Merge(o *Summary) error {
 	if (s.CellIncl == nil) != (o.CellIncl == nil) {
 		return fmt.Errorf("one summary has inclusive times and the other not")
 	}
-	merge := func(dst, src *Acc) error { return dst.Merge(src) }
 	had := len(s.Cells)
 	inO := make([]bool, had)
 	for oc, c := range o.Cells {
@@ -434,14 +433,14 @@ func (s *Summary) Merge(o *Summary) error {
 		if id < had {
 			inO[id] = true
 		}
-		if err := merge(&s.CellTime[id], &o.CellTime[oc]); err != nil {
+		if err := s.CellTime[id].Merge(&o.CellTime[oc]); err != nil {
 			return err
 		}
-		if err := merge(&s.CellCalls[id], &o.CellCalls[oc]); err != nil {
+		if err := s.CellCalls[id].Merge(&o.CellCalls[oc]); err != nil {
 			return err
 		}
 		if s.CellIncl != nil {
-			if err := merge(&s.CellIncl[id], &o.CellIncl[oc]); err != nil {
+			if err := s.CellIncl[id].Merge(&o.CellIncl[oc]); err != nil {
 				return err
 			}
 		}
@@ -451,10 +450,11 @@ func (s *Summary) Merge(o *Summary) error {
 		if inO[id] {
 			continue
 		}
-		s.CellTime[id].Merge(&oz)
-		s.CellCalls[id].Merge(&oz)
+		// Zeros cannot overflow a sum.
+		_ = s.CellTime[id].Merge(&oz)
+		_ = s.CellCalls[id].Merge(&oz)
 		if s.CellIncl != nil {
-			s.CellIncl[id].Merge(&oz)
+			_ = s.CellIncl[id].Merge(&oz)
 		}
 	}
 	for r := range s.Regions {
