@@ -95,6 +95,10 @@ type Graph struct {
 	// arcs dropped because an end was outside every symbol.
 	CreditedSamples float64
 	DroppedArcs     int
+
+	// topo lists the symbols callees first, the order time propagates in
+	// (empty without arcs).
+	topo []int
 }
 
 // defaultExcluded are the profiling runtime's own functions, which gprof
@@ -326,6 +330,7 @@ func (g *Graph) assemble(prof *gmon.Profile, opt Options) {
 	g.linkCycles()
 
 	topo := g.topologicalOrder(dfs.counter)
+	g.topo = topo
 
 	g.propagateFlags(topo)
 	g.cycleTime()
@@ -600,24 +605,12 @@ func (g *Graph) propagateTime(parent int) {
 		return
 	}
 	listOrder(p.Children, func(a int) {
+		child, ratio, ok := g.arcShare(parent, a)
+		if !ok {
+			return
+		}
 		arc := &g.Arcs[a]
-		child := arc.Child
-		if arc.Count == 0 || child == parent || e[child].Fract == 0 {
-			return
-		}
-		if g.inCycle(child) {
-			if p.Cycle == e[child].Cycle {
-				return
-			}
-			child = e[child].head
-		} else if p.TopOrder <= e[child].TopOrder {
-			return
-		}
 		c := &e[child]
-		if c.NCalls == 0 {
-			return
-		}
-		ratio := float64(arc.Count) / float64(c.NCalls)
 		arc.Time = float64(c.Ticks * ratio)
 		arc.ChildTime = float64(c.ChildTime * ratio)
 		share := float64(arc.Time + arc.ChildTime)
@@ -632,6 +625,34 @@ func (g *Graph) propagateTime(parent int) {
 			h.PropChild += propShare
 		}
 	})
+}
+
+// arcShare is gprof's rule for the time an arc carries from a callee to
+// its caller parent: from is the entry whose time it carries (the
+// callee's cycle when the callee is in one), ratio the share of that time,
+// the arc's calls over the entry's calls from outside. ok is false when
+// the arc carries nothing: no recorded calls, a call to itself or within
+// its cycle, an excluded callee, a callee not below the caller in the
+// topological order, or a callee without outside calls.
+func (g *Graph) arcShare(parent, a int) (from int, ratio float64, ok bool) {
+	e := g.Entries
+	arc := &g.Arcs[a]
+	child := arc.Child
+	if arc.Count == 0 || child == parent || e[child].Fract == 0 {
+		return 0, 0, false
+	}
+	if g.inCycle(child) {
+		if e[parent].Cycle == e[child].Cycle {
+			return 0, 0, false
+		}
+		child = e[child].head
+	} else if e[parent].TopOrder <= e[child].TopOrder {
+		return 0, 0, false
+	}
+	if e[child].NCalls == 0 {
+		return 0, 0, false
+	}
+	return child, float64(arc.Count) / float64(e[child].NCalls), true
 }
 
 // cmpTotal is gprof's call-graph order: more total time first, then cycle

@@ -520,3 +520,46 @@ func TestTallyArcEnds(t *testing.T) {
 	assert.Equal(t, uint64(3), g.Entries[1].NCalls)
 	assert.Equal(t, uint64(0), g.Entries[2].NCalls)
 }
+
+// TestFlowPasses works Flow out by hand on the graphs of TestPropagation
+// when only some functions pass their time on.
+func TestFlowPasses(t *testing.T) {
+	// main calls a and b; a calls c once, b calls c three times. Self
+	// times 0, 2, 4, 12.
+	callers := graphCase{funcs: []string{"main", "a", "b", "c"}, ticks: []uint16{0, 2, 4, 12},
+		arcs: [][3]int{{0, 1, 1}, {0, 2, 1}, {1, 3, 1}, {2, 3, 3}}}
+	// main calls a; a and b call each other (a cycle). Self times 0, 6, 4.
+	cycle := graphCase{funcs: []string{"main", "a", "b"}, ticks: []uint16{0, 6, 4},
+		arcs: [][3]int{{0, 1, 1}, {1, 2, 2}, {2, 1, 3}}}
+	cases := []struct {
+		name   string
+		g      graphCase
+		passes []string
+		held   []float64 // per function
+		called []bool
+	}{
+		// c's 12 goes 3 to a and 9 to b, which keep it.
+		{"one callee passes", callers, []string{"c"}, []float64{0, 5, 13, 12}, []bool{false, true, true, true}},
+		// a passes its own 2 and c's 3 on to main.
+		{"a chain passes", callers, []string{"c", "a"}, []float64{5, 5, 13, 12}, nil},
+		{"nothing passes", callers, nil, []float64{0, 2, 4, 12}, nil},
+		// The cycle passes what its passing member holds (b's 4), to
+		// main; a keeps its 6, and nothing goes from b to a inside the
+		// cycle.
+		{"a cycle passes its passing member", cycle, []string{"b"}, []float64{4, 6, 4}, []bool{false, true, true}},
+		{"a whole cycle", cycle, []string{"a", "b"}, []float64{10, 6, 4}, nil},
+	}
+	for _, tc := range cases {
+		g := tc.g.build(t)
+		pass := map[string]bool{}
+		for _, n := range tc.passes {
+			pass[n] = true
+		}
+		held := g.Flow(1, func(i int, v []float64) { v[0] = g.Entries[i].Ticks },
+			func(i int) bool { return pass[g.Syms.Syms[i].Name] })
+		assert.Equal(t, tc.held, held, tc.name)
+		for i, want := range tc.called {
+			assert.Equal(t, want, g.Called(i), "%s: %s", tc.name, g.Syms.Syms[i].Name)
+		}
+	}
+}

@@ -21,7 +21,7 @@ const progs = "../testdata/progs/"
 
 // writeTable writes an experiment table into a temporary folder; paths in
 // it are made absolute.
-func writeTable(t *testing.T, rows ...string) string {
+func writeTable(t testing.TB, rows ...string) string {
 	t.Helper()
 	abs, err := filepath.Abs(progs)
 	require.NoError(t, err)

@@ -1,20 +1,24 @@
 package experiment
 
 import (
+	"bytes"
 	"encoding/binary"
 	"hash/crc32"
 	"math/rand/v2"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/egprof/egprof/internal/binfmt"
 )
 
 // scalingTable is an experiment over two builds with process-count and
 // work columns; the rows reuse the test programs' profiles (two
 // workloads each), so that both PERDAC's and SCALA's accumulators fill.
-func scalingTable(t *testing.T, rows ...string) *Experiment {
+func scalingTable(t testing.TB, rows ...string) *Experiment {
 	t.Helper()
 	e, err := ReadTable(writeTable(t, append([]string{"gmon\tbinary\tbuild\tprocs\twork"}, rows...)...), TableOptions{})
 	require.NoError(t, err)
@@ -145,9 +149,55 @@ func TestSummaryDamaged(t *testing.T) {
 	}
 }
 
-func skipWithoutProgs(t *testing.T) {
+func skipWithoutProgs(t testing.TB) {
 	t.Helper()
 	if _, err := os.Stat(progs + "recursion/prog"); err != nil {
 		t.Skip("test programs not built")
 	}
+}
+
+// FuzzDecodeSummary feeds damaged experiment summaries to the decoder (the
+// length and checksum made to match, so that the field checks are what
+// sees the damage): it must never panic nor allocate what the file does
+// not justify, an error names the file, and a summary it accepts must
+// report, encode and decode to the same bytes again.
+func FuzzDecodeSummary(f *testing.F) {
+	skipWithoutProgs(f)
+	acc, err := Accumulate(scalingTable(f, scalingRows...), scalingConfig())
+	require.NoError(f, err)
+	f.Add(acc.Encode())
+	e, err := ReadTable(writeTable(f, "gmon\tbinary\trun", "@recursion/gmon.out\t@recursion/prog\ta", "@recursion/gmon2.out\t@recursion/prog\tb"), TableOptions{})
+	require.NoError(f, err)
+	runs, err := Accumulate(e, Config{Over: []string{"run"}})
+	require.NoError(f, err)
+	f.Add(runs.Encode())
+	f.Add([]byte(summarySignature))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) >= binfmt.HeaderSize && IsSummary(data) {
+			data = append([]byte(nil), data...)
+			binary.LittleEndian.PutUint64(data[12:], uint64(len(data)-binfmt.HeaderSize))
+			binary.LittleEndian.PutUint32(data[20:], crc32.Checksum(data[binfmt.HeaderSize:], crc32.MakeTable(crc32.Castagnoli)))
+		}
+		a, err := DecodeSummary(data, "fuzz.sum")
+		if err != nil {
+			if !strings.Contains(err.Error(), "fuzz.sum") {
+				t.Fatalf("the error does not name the file: %v", err)
+			}
+			return
+		}
+		for _, over := range [][]string{nil, {a.Dims[0].Name}} {
+			if len(a.Dims) == 0 && over != nil {
+				continue
+			}
+			_, _ = a.Report(Config{Over: over, Threshold: 0, ShowNoise: true, ProcsDim: a.ProcsDim, WorkDim: a.WorkDim, RankDim: a.RankDim})
+		}
+		again := a.Encode()
+		back, err := DecodeSummary(again, "again.sum")
+		if err != nil {
+			t.Fatalf("an accepted summary does not decode after encoding: %v", err)
+		}
+		if !bytes.Equal(again, back.Encode()) {
+			t.Fatal("encoding is not stable")
+		}
+	})
 }

@@ -16,6 +16,9 @@ type AnalyzeOptions struct {
 	Top int
 	// Naming spells the regions' names (the zero value: raw names).
 	Naming symtab.Naming
+	// Criterion picks the candidates for tuning (the zero value: the
+	// maximum).
+	Criterion Criterion
 }
 
 // DefaultTop is the default number of regions shown in detail.
@@ -32,6 +35,15 @@ type Report struct {
 	RankList     string  `json:"rank_list"`
 	HZ           uint32  `json:"hz"`
 	TotalSeconds float64 `json:"total_seconds"`
+	// Time is how the regions' times are counted (TimeSelf or
+	// TimeInclusive); the activities' times are always counted once.
+	Time string `json:"rank_time"`
+	// Criterion describes how the candidates were picked; Cut is the
+	// scaled index a region or activity had to reach (for the maximum,
+	// the maximum; undefined when nothing qualifies).
+	Criterion string `json:"criterion"`
+	Cut       Metric `json:"criterion_cut"`
+	CutA      Metric `json:"criterion_cut_activities"`
 	// DominantActivity and DominantRegion name the heaviest activity and
 	// region ("" when there is no time at all).
 	DominantActivity string `json:"dominant_activity"`
@@ -65,6 +77,10 @@ type ActivityRow struct {
 	SID      Metric  `json:"sid_a"`
 	Regions  int     `json:"regions"`
 	Heaviest string  `json:"heaviest_region"`
+	// Lightest is the region with the least time in the activity among
+	// those that perform it (the paper's best region).
+	Lightest  string `json:"lightest_region"`
+	Candidate bool   `json:"candidate"`
 }
 
 // RegionRow is one code region: the paper's Table 8 and the spread of the
@@ -101,15 +117,20 @@ type RegionRow struct {
 	Calls     uint64  `json:"calls"`
 	CallsMean float64 `json:"calls_mean"`
 	CallsID   Metric  `json:"id_calls"`
+
+	Candidate bool `json:"candidate"`
 }
 
-// Matrix is the ID_ij matrix of the top regions (rows, by SID_C) and the
-// activities with time (columns): the paper's Table 7, with t_ij.
+// Matrix is the top regions (rows, by SID_C) by the activities with time
+// (columns): the time of each activity in each region, t_ij (the paper's
+// Table 6), and its index of dispersion over the ranks, ID_ij (Table 7),
+// with each region's ID_C over all its activities.
 type Matrix struct {
 	Regions    []string    `json:"regions"`
 	Activities []string    `json:"activities"`
 	ID         [][]Metric  `json:"id"`
 	Seconds    [][]float64 `json:"seconds"`
+	IDC        []Metric    `json:"id_c"`
 }
 
 // RankCluster is a group of ranks with similar times in the most
@@ -177,9 +198,22 @@ func Analyze(s *Summary, opt AnalyzeOptions) *Report {
 	}
 	rep.RankList = FormatRanks(ranks)
 
-	// The paper's indices from t_ij and ID_ij.
-	t, id := s.cellMatrix()
-	x := ComputeIndices(t, id)
+	// The paper's indices from t_ij and ID_ij: the activities from the
+	// time counted once (x), the regions from the regions' view (v), which
+	// is the same unless regions count their callees' time.
+	tx, idx := s.cellMatrix(s.CellTime)
+	x := ComputeIndices(tx, idx)
+	t, id, v := tx, idx, x
+	rep.Time = orDefault(s.Config.Time, TimeSelf)
+	if s.CellIncl != nil {
+		t, id = s.cellMatrix(s.CellIncl)
+		v = ComputeIndices(t, id)
+		// Shares of the program's time, which inclusive times overlap.
+		for i := range v.SIDC {
+			v.SIDC[i] = scaled(v.RegionTime[i], x.Total, v.IDC[i])
+		}
+		v.Total = x.Total
+	}
 	rep.TotalSeconds = x.Total
 	if x.DominantActivity >= 0 {
 		rep.DominantActivity = s.Activities[x.DominantActivity]
@@ -189,22 +223,34 @@ func Analyze(s *Summary, opt AnalyzeOptions) *Report {
 	}
 
 	// Activities, by SID_A.
+	crit := opt.Criterion
+	rep.Criterion = crit.String()
+	hasTimeA := make([]bool, na)
+	for j := range na {
+		hasTimeA[j] = x.ActivityTime[j] > 0
+	}
+	candA, cutA := crit.Select(x.SIDA, hasTimeA)
+	rep.CutA = cutA
 	for _, j := range RankDescending(x.SIDA) {
-		row := ActivityRow{Name: s.Activities[j], Seconds: x.ActivityTime[j], ID: x.IDA[j], SID: x.SIDA[j]}
+		row := ActivityRow{Name: s.Activities[j], Seconds: x.ActivityTime[j], ID: x.IDA[j], SID: x.SIDA[j], Candidate: candA[j]}
 		if x.Total > 0 {
 			row.Share = x.ActivityTime[j] / x.Total
 		}
-		heavy := -1
+		heavy, light := -1, -1
 		for i := range nr {
-			if t[i][j] > 0 {
+			if tx[i][j] > 0 {
 				row.Regions++
-				if heavy < 0 || t[i][j] > t[heavy][j] {
+				if heavy < 0 || tx[i][j] > tx[heavy][j] {
 					heavy = i
+				}
+				if light < 0 || tx[i][j] < tx[light][j] {
+					light = i
 				}
 			}
 		}
 		if heavy >= 0 {
 			row.Heaviest = name(s.Regions[heavy])
+			row.Lightest = name(s.Regions[light])
 		}
 		if row.Seconds > 0 || row.ID.Defined {
 			rep.Activities = append(rep.Activities, row)
@@ -212,13 +258,21 @@ func Analyze(s *Summary, opt AnalyzeOptions) *Report {
 	}
 
 	// Regions, by SID_C; regions never sampled nor called are left out.
-	order := RankDescending(x.SIDC)
+	hasTime := make([]bool, nr)
+	for i := range nr {
+		hasTime[i] = v.RegionTime[i] > 0
+	}
+	cand, cut := crit.Select(v.SIDC, hasTime)
+	rep.Cut = cut
+	order := RankDescending(v.SIDC)
 	for _, i := range order {
 		rt, rc := &s.RegionTime[i], &s.RegionCalls[i]
 		if rt.Sum() == 0 && rc.Sum() == 0 {
 			continue
 		}
-		rep.Regions = append(rep.Regions, s.regionRow(i, x, t, name))
+		row := s.regionRow(i, v, t, name)
+		row.Candidate = cand[i]
+		rep.Regions = append(rep.Regions, row)
 	}
 	// Regions with calls but no time come last, most called first.
 	slices.SortStableFunc(rep.Regions, func(a, b RegionRow) int {
@@ -235,10 +289,10 @@ func Analyze(s *Summary, opt AnalyzeOptions) *Report {
 	})
 
 	// The top regions: matrix, series, clusters.
-	topIdx := topRegions(x, max(top, clusterDims))
+	topIdx := topRegions(v, max(top, clusterDims))
 	var activeActs []int
 	for j := range na {
-		if x.ActivityTime[j] > 0 {
+		if v.ActivityTime[j] > 0 {
 			activeActs = append(activeActs, j)
 		}
 	}
@@ -258,18 +312,28 @@ func Analyze(s *Summary, opt AnalyzeOptions) *Report {
 		}
 		m.ID = append(m.ID, ids)
 		m.Seconds = append(m.Seconds, secs)
+		m.IDC = append(m.IDC, v.IDC[i])
 	}
 	rep.Matrix = m
 
 	rep.Series = s.series(topIdx[:min(top, len(topIdx))], name)
 	rep.Truncated = s.unknownRanks(topIdx)
 	rep.clusterRanks(s, topIdx[:min(clusterDims, len(topIdx))], name)
-	rep.clusterRegions(s, t, activeActs, x, name)
+	// The regions' clusters describe how the program's time splits
+	// (section 2): by the time counted once, in either view.
+	var activeX []int
+	for j := range na {
+		if x.ActivityTime[j] > 0 {
+			activeX = append(activeX, j)
+		}
+	}
+	rep.clusterRegions(s, tx, activeX, x, name)
 	return rep
 }
 
-// cellMatrix returns t_ij in seconds and ID_ij, region by activity.
-func (s *Summary) cellMatrix() ([][]float64, [][]Metric) {
+// cellMatrix returns t_ij in seconds and ID_ij, region by activity, from
+// the cells' accumulators accs (CellTime or CellIncl).
+func (s *Summary) cellMatrix(accs []Acc) ([][]float64, [][]Metric) {
 	nr, na := len(s.Regions), len(s.Activities)
 	t := make([][]float64, nr)
 	id := make([][]Metric, nr)
@@ -278,7 +342,7 @@ func (s *Summary) cellMatrix() ([][]float64, [][]Metric) {
 		id[i] = make([]Metric, na)
 	}
 	for c, cell := range s.Cells {
-		a := &s.CellTime[c]
+		a := &accs[c]
 		t[cell.Region][cell.Activity] = s.Seconds(a.Sum())
 		if v, ok := a.Dispersion(); ok {
 			id[cell.Region][cell.Activity] = defined(v)
@@ -305,7 +369,11 @@ func AnalysisRegions(s *Summary, top int) []int {
 	if top <= 0 {
 		top = DefaultTop
 	}
-	t, id := s.cellMatrix()
+	accs := s.CellTime
+	if s.CellIncl != nil {
+		accs = s.CellIncl
+	}
+	t, id := s.cellMatrix(accs)
 	return topRegions(ComputeIndices(t, id), max(top, clusterDims))
 }
 
@@ -417,17 +485,18 @@ func (rep *Report) clusterRanks(s *Summary, idx []int, name func(string) string)
 	for _, i := range dims {
 		rep.ClusterRegions = append(rep.ClusterRegions, name(s.Regions[i]))
 	}
-	x := make([][]float64, P)   // relative to the mean, for the report
-	dev := make([][]float64, P) // in samples, for the clustering
+	// In samples from the region's mean, for the clustering (one block
+	// for all ranks: a slice per rank would double the memory).
+	flat := make([]float64, P*len(dims))
+	dev := make([][]float64, P)
 	for p := range s.Ranks {
-		x[p] = make([]float64, len(dims))
-		dev[p] = make([]float64, len(dims))
+		dev[p] = flat[p*len(dims) : (p+1)*len(dims) : (p+1)*len(dims)]
 		for d, i := range dims {
-			v := float64(s.Ranks[p].Value(i))
-			x[p][d] = v/means[d] - 1
-			dev[p][d] = (v - means[d]) / FixedOne
+			dev[p][d] = (float64(s.Ranks[p].Value(i)) - means[d]) / FixedOne
 		}
 	}
+	// relative is a rank's time in region d relative to the region's mean.
+	relative := func(p, d int) float64 { return dev[p][d] * FixedOne / means[d] }
 	cl := Cluster(dev)
 	if len(dims) == 0 {
 		cl = Clustering{K: min(1, P), Assign: make([]int, P)}
@@ -446,12 +515,12 @@ func (rep *Report) clusterRanks(s *Summary, idx []int, name func(string) string)
 			for d := range dims {
 				var a, b float64
 				var na, nb int
-				for p := range x {
+				for p := range dev {
 					if in[p] {
-						a += x[p][d]
+						a += relative(p, d)
 						na++
 					} else {
-						b += x[p][d]
+						b += relative(p, d)
 						nb++
 					}
 				}

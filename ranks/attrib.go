@@ -61,12 +61,16 @@ func (a *attributor) samples(f *gmon.File, ticks []float64) {
 
 // calls adds the file's arc counts to the callees in calls, as the flat
 // profile counts them: the ends are resolved by gprof's rule
-// (callgraph.ArcEnds), and a function's calls to itself are left out.
-func (a *attributor) calls(f *gmon.File, calls []uint64) {
+// (callgraph.ArcEnds), and a function's calls to itself are left out. It
+// reports whether some call enters a function that passes (nil: none
+// does).
+func (a *attributor) calls(f *gmon.File, calls []uint64, passes func(i int) bool) (entersPassing bool) {
 	for _, arc := range f.Arcs {
 		p, c, ok := callgraph.ArcEnds(a.tab, arc.FromPC, arc.SelfPC)
 		if ok && p != c {
 			calls[c] += arc.Count
+			entersPassing = entersPassing || (arc.Count > 0 && passes != nil && passes(c))
 		}
 	}
+	return entersPassing
 }

@@ -52,7 +52,7 @@ func TestAttributorMatchesCallGraph(t *testing.T) {
 			ticks := make([]float64, len(tab.Syms))
 			calls := make([]uint64, len(tab.Syms))
 			a.samples(f, ticks)
-			a.calls(f, calls)
+			a.calls(f, calls, nil)
 			assert.Equal(t, p.Rate, a.rate(f))
 			for i := range tab.Syms {
 				e := &g.Entries[i]

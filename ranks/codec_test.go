@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/egprof/egprof/internal/binfmt"
 )
 
 // sampleSummary is a small summary with every part filled.
@@ -23,8 +25,8 @@ func sampleSummary(t testing.TB) []byte {
 // reseal fixes the length and checksum of a modified summary, so that the
 // decoder's field checks are what sees the damage.
 func reseal(b []byte) []byte {
-	binary.LittleEndian.PutUint64(b[12:], uint64(len(b)-headerSize))
-	binary.LittleEndian.PutUint32(b[20:], crc32.Checksum(b[headerSize:], castagnoli()))
+	binary.LittleEndian.PutUint64(b[12:], uint64(len(b)-binfmt.HeaderSize))
+	binary.LittleEndian.PutUint32(b[20:], crc32.Checksum(b[binfmt.HeaderSize:], crc32.MakeTable(crc32.Castagnoli)))
 	return b
 }
 
@@ -34,22 +36,23 @@ func TestDecodeSummaryErrors(t *testing.T) {
 	tests := []struct {
 		name   string
 		data   []byte
-		offset int64
+		offset int
 		msg    string
 	}{
 		{"gmon file", []byte("gmon\x01\x00\x00\x00"), 0, "not an egprof rank summary"},
 		{"empty", nil, 0, "not an egprof rank summary"},
-		{"short header", []byte("EGPRANKS\x01"), 9, "truncated summary header"},
-		{"future version", mod(func(b []byte) []byte { b[8] = 2; return b }), 8, "version 2"},
+		{"short header", []byte("EGPRANKS\x01"), 9, "truncated header"},
+		{"future version", mod(func(b []byte) []byte { b[8] = 3; return b }), 8, "format version 3; this egprof reads version 2"},
+		{"version 1", mod(func(b []byte) []byte { b[8] = 1; return b }), 8, "a rank summary of format version 1, made by an egprof whose regions did not hold the time of the activities they call: make it again from the gmon files"},
 		{"truncated", good[:len(good)-10], 12, "truncated or extended"},
 		{"extended", append(append([]byte(nil), good...), 0), 12, "truncated or extended"},
 		{"corrupt byte", mod(func(b []byte) []byte { b[len(b)-3] ^= 0x40; return b }), 20, "checksum mismatch"},
-		{"trailing bytes", mod(func(b []byte) []byte { return reseal(append(b, 7)) }), int64(len(good)), "unexpected bytes"},
+		{"trailing bytes", mod(func(b []byte) []byte { return reseal(append(b, 7)) }), len(good), "unexpected bytes"},
 	}
 	for _, tt := range tests {
 		_, err := DecodeSummary(tt.data, "node3.sum")
 		require.Error(t, err, tt.name)
-		var fe *FormatError
+		var fe *binfmt.FormatError
 		require.True(t, errors.As(err, &fe), tt.name)
 		assert.Equal(t, "node3.sum", fe.File, tt.name)
 		assert.Equal(t, tt.offset, fe.Offset, tt.name)
@@ -65,7 +68,7 @@ func TestDecodeSummaryDamage(t *testing.T) {
 	good := sampleSummary(t)
 	r := rand.New(rand.NewPCG(13, 14))
 	caught := 0
-	for pos := headerSize; pos < len(good); pos++ {
+	for pos := binfmt.HeaderSize; pos < len(good); pos++ {
 		for _, v := range []byte{0, 0xff, byte(r.IntN(256))} {
 			b := append([]byte(nil), good...)
 			b[pos] = v
@@ -84,7 +87,7 @@ func FuzzDecodeSummary(f *testing.F) {
 	f.Add(sampleSummary(f))
 	f.Add([]byte("EGPRANKS"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) >= headerSize && IsSummary(data) {
+		if len(data) >= binfmt.HeaderSize && IsSummary(data) {
 			data = reseal(append([]byte(nil), data...))
 		}
 		s, err := DecodeSummary(data, "fuzz")

@@ -3,6 +3,7 @@ package ranks
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"github.com/egprof/egprof/callgraph"
 	"io"
@@ -66,12 +67,43 @@ func Sniff(name string) (bool, error) {
 		return false, err
 	}
 	defer f.Close()
-	var head [len(summaryMagic)]byte
+	var head [len(summarySignature)]byte
 	n, err := io.ReadFull(f, head[:])
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 		return false, err
 	}
 	return IsSummary(head[:n]), nil
+}
+
+// CheckDistinct refuses an input given twice: two names of one file (the
+// same name twice, a path and a link to it), which would count its ranks
+// twice. Standard input and files that cannot be examined are left to the
+// reading, which reports them.
+func CheckDistinct(inputs []Input) error {
+	type seen struct {
+		name string
+		info os.FileInfo
+	}
+	var files []seen
+	for _, in := range inputs {
+		if in.Data != nil {
+			continue
+		}
+		fi, err := os.Stat(in.Name)
+		if err != nil {
+			continue
+		}
+		for _, f := range files {
+			if os.SameFile(f.info, fi) {
+				if f.name == in.Name {
+					return fmt.Errorf("%s is given twice: each rank may be counted only once", in.Name)
+				}
+				return fmt.Errorf("%s and %s are the same file: each rank may be counted only once", f.name, in.Name)
+			}
+		}
+		files = append(files, seen{in.Name, fi})
+	}
+	return nil
 }
 
 // AssignRanks gives each gmon input its rank number: with an empty
@@ -153,6 +185,15 @@ type CollectOptions struct {
 	Exe    string      // executable name recorded in the summary
 	Format gmon.Format // gprof's -O
 	TopK   int         // regions kept per rank (DefaultTopK when 0)
+	// KeepHeaviest keeps each rank's TopK heaviest regions in its record,
+	// which a saved summary needs (its ranks cannot be read again); without
+	// it a rank keeps only its time in the candidate regions, and the
+	// analysis reads again what it lacks (FillRanks).
+	KeepHeaviest bool
+	// Shown is how many regions the analysis shows rank by rank
+	// (AnalyzeOptions.Top; DefaultTop when 0): the candidate regions every
+	// rank records are chosen to cover them.
+	Shown int
 	// Sum asks for the classic summed profile too: the gmon files added
 	// in input order exactly as gprof sums them, summaries' summed
 	// profiles added in their place.
@@ -188,6 +229,7 @@ type Collected struct {
 // order, whatever the number of workers.
 func Collect(tab *symtab.Table, layout *Layout, inputs []Input, opt CollectOptions) (*Collected, error) {
 	c := &collector{tab: tab, layout: layout, attr: newAttributor(tab), inputs: inputs, opt: opt}
+	c.cand.limit = candidatesFor(opt.Shown)
 	if opt.Sum {
 		c.sum = gmon.NewProfile(tab.Target, opt.Format)
 	}
@@ -199,7 +241,8 @@ func Collect(tab *symtab.Table, layout *Layout, inputs []Input, opt CollectOptio
 	err := parallel.Map(context.Background(), jobs, parallel.Options{Workers: workers},
 		func(w, _ int, j job) (outcome, error) {
 			if ws[w] == nil {
-				ws[w] = &worker{sum: NewSummary(opt.Exe, layout, opt.TopK), sc: newScratch(len(tab.Syms), len(layout.Cells))}
+				ws[w] = &worker{sum: NewSummary(opt.Exe, layout, opt.TopK), sc: newScratch(len(tab.Syms))}
+				ws[w].sum.lean = !opt.KeepHeaviest
 			}
 			return c.do(ws[w], j)
 		},
@@ -288,12 +331,24 @@ type candidates struct {
 	sample  map[int]bool // rank numbers of the sample
 	seen    int          // sampled ranks read so far
 	frozen  bool
+	limit   int                   // how many regions to choose
 	regions []int32               // ascending, once frozen
 	warm    map[int][]RegionValue // rank -> its non-zero region times
 }
 
 // warmupRanks is how many ranks the candidates are chosen from.
 const warmupRanks = 64
+
+// candidatesFor is how many candidate regions cover the shown regions
+// (AnalysisRegions: at least clusterDims), with a margin for the
+// difference between the sample's spread and the final order, at most
+// candidateRegions.
+func candidatesFor(shown int) int {
+	if shown <= 0 {
+		shown = DefaultTop
+	}
+	return min(candidateRegions, max(shown, clusterDims)+16)
+}
 
 // chosen returns the candidate regions once they are chosen.
 func (c *candidates) chosen() ([]int32, bool) {
@@ -349,7 +404,7 @@ func (c *candidates) freeze(nRegions int) {
 		}
 	}
 	slices.SortStableFunc(regs, func(a, b int32) int { return cmp.Compare(spread[b], spread[a]) })
-	regs = regs[:min(len(regs), candidateRegions)]
+	regs = regs[:min(len(regs), c.limit)]
 	slices.Sort(regs)
 	c.regions = regs
 }
@@ -365,13 +420,22 @@ func (c *candidates) apply(s *Summary) {
 		if !ok {
 			continue
 		}
+		inKeep := 0
+		if s.lean && len(c.regions) > 0 {
+			ri.keptIn, ri.kept = c.regions, make([]uint64, len(c.regions))
+		}
 		for _, r := range c.regions {
 			i := sort.Search(len(full), func(i int) bool { return full[i].Region >= r })
 			v := uint64(0)
 			if i < len(full) && full[i].Region == r {
 				v = full[i].Value
+				inKeep++
 			}
 			ri.set(int(r), v)
+		}
+		if s.lean {
+			// As addRank records the ranks read after the choice.
+			ri.Truncated = len(full) > inKeep
 		}
 	}
 	c.warm = nil
@@ -510,6 +574,10 @@ func (c *collector) analyse(s *Summary, in *Input, data []byte, sc *scratch) (su
 			return nil, false, err
 		}
 		if err := s.Merge(sum); err != nil {
+			var dup *DuplicateRankError
+			if errors.As(err, &dup) {
+				return nil, false, err // it names the summary
+			}
 			return nil, false, fmt.Errorf("%s: %w", in.Name, err)
 		}
 		return sum, false, nil
@@ -529,14 +597,17 @@ func (c *collector) rank(s *Summary, in *Input, data []byte, sc *scratch) (hasBB
 			return false, fmt.Errorf("%s does not belong to %s: %w", in.Name, own.Path, err)
 		}
 	}
-	sc.attribute(c.attr, c.layout, f)
+	v, err := sc.attribute(c.attr, c.layout, f, s)
+	if err != nil {
+		return false, fmt.Errorf("%s: %w", in.Name, err)
+	}
 	keep, frozen := c.cand.chosen()
 	var full []RegionValue
 	var fullp *[]RegionValue
 	if !frozen {
 		fullp = &full
 	}
-	if err := s.addRank(in.Rank, in.Name, c.attr.rate(f), sc.cellTime, sc.cellCalls, keep, fullp); err != nil {
+	if err := s.addRank(in.Rank, in.Name, c.attr.rate(f), v, keep, fullp); err != nil {
 		return false, fmt.Errorf("%s: %w", in.Name, err)
 	}
 	if !frozen {
@@ -547,28 +618,109 @@ func (c *collector) rank(s *Summary, in *Input, data []byte, sc *scratch) (hasBB
 
 // scratch holds one worker's per-file arrays.
 type scratch struct {
-	ticks               []float64 // per symbol
-	calls               []uint64  // per symbol
-	cellTime, cellCalls []uint64  // per cell
+	ticks []float64 // per symbol
+	calls []uint64  // per symbol
+	// per cell of the summary being filled
+	time, incl, cellCalls []uint64
 }
 
-func newScratch(nsyms, ncells int) *scratch {
-	return &scratch{ticks: make([]float64, nsyms), calls: make([]uint64, nsyms),
-		cellTime: make([]uint64, ncells), cellCalls: make([]uint64, ncells)}
+func newScratch(nsyms int) *scratch {
+	return &scratch{ticks: make([]float64, nsyms), calls: make([]uint64, nsyms)}
 }
 
-// attribute credits one file to the symbols and sums them per cell.
-func (sc *scratch) attribute(a *attributor, l *Layout, f *gmon.File) {
+// attribute credits one file (one rank) to the cells of s, adding the
+// cells its time needs: each function's samples and calls as gprof's flat
+// profile credits them, and with TimeSelf the time of the functions of an
+// activity other than computation handed to the regions that call them
+// (callgraph.Flow along this rank's arcs; a function no one calls keeps
+// its time), with TimeInclusive each function's time with everything it
+// calls as well. Times are rounded to the fixed-point unit function by
+// function.
+func (sc *scratch) attribute(a *attributor, l *Layout, f *gmon.File, s *Summary) (rankCells, error) {
 	clear(sc.ticks)
 	clear(sc.calls)
-	clear(sc.cellTime)
-	clear(sc.cellCalls)
 	a.samples(f, sc.ticks)
-	a.calls(f, sc.calls)
-	for i, cell := range l.SymCell {
-		sc.cellTime[cell] += toFixed(sc.ticks[i])
-		sc.cellCalls[cell] += sc.calls[i]
+	entersPassing := a.calls(f, sc.calls, l.passes)
+	sc.time = resize(sc.time, len(s.Cells))
+	sc.cellCalls = resize(sc.cellCalls, len(s.Cells))
+	inclusive := s.CellIncl != nil
+	if inclusive {
+		sc.incl = resize(sc.incl, len(s.Cells))
 	}
+	add := func(dst *[]uint64, cell int, v uint64) {
+		if v == 0 {
+			return
+		}
+		*dst = extend(*dst, cell+1)
+		(*dst)[cell] += v
+	}
+	var g *callgraph.Graph
+	if len(f.Arcs) > 0 && (inclusive || entersPassing) {
+		p := gmon.NewProfile(a.tab.Target, gmon.FormatAuto)
+		if err := p.Add(f); err != nil {
+			return rankCells{}, err
+		}
+		g = callgraph.Build(a.tab, p, callgraph.Options{ModelOnly: true})
+	}
+	k := len(l.Activities)
+	own := func(i int, v []float64) { v[l.Cells[l.SymCell[i]].Activity] = sc.ticks[i] }
+	// spread adds each symbol's held times to the cells of its region.
+	spread := func(dst *[]uint64, held []float64, keep func(i int) bool) {
+		for i := range l.SymCell {
+			if !keep(i) {
+				continue
+			}
+			region := l.Cells[l.SymCell[i]].Region
+			for j, v := range held[i*k : i*k+k] {
+				if fx := toFixed(v); fx != 0 {
+					add(dst, s.cellOf(l, i, region, j), fx)
+				}
+			}
+		}
+	}
+	switch {
+	case g == nil:
+		for i, cell := range l.SymCell {
+			fx := toFixed(sc.ticks[i])
+			add(&sc.time, int(cell), fx)
+			if inclusive {
+				add(&sc.incl, int(cell), fx)
+			}
+		}
+	default:
+		held := g.Flow(k, own, l.passes)
+		spread(&sc.time, held, func(i int) bool { return !l.passes(i) || !g.Called(i) })
+		if inclusive {
+			spread(&sc.incl, g.Flow(k, own, func(int) bool { return true }), func(int) bool { return true })
+		}
+	}
+	for i, cell := range l.SymCell {
+		add(&sc.cellCalls, int(cell), sc.calls[i])
+	}
+	n := len(s.Cells)
+	sc.time, sc.cellCalls = extend(sc.time, n), extend(sc.cellCalls, n)
+	if inclusive {
+		sc.incl = extend(sc.incl, n)
+	}
+	return rankCells{time: sc.time, incl: sc.incl, calls: sc.cellCalls}, nil
+}
+
+// extend returns v with at least n elements, the new ones zero.
+func extend(v []uint64, n int) []uint64 {
+	for len(v) < n {
+		v = append(v, 0)
+	}
+	return v
+}
+
+// resize returns v with length n, zeroed, reusing its storage.
+func resize(v []uint64, n int) []uint64 {
+	if cap(v) < n {
+		return make([]uint64, n, n+n/4+8)
+	}
+	v = v[:n]
+	clear(v)
+	return v
 }
 
 // addToSum adds input i to the summed profile (sum is the decoded summary
@@ -624,6 +776,7 @@ func FillRanks(tab *symtab.Table, layout *Layout, s *Summary, inputs []Input, re
 	attr := newAttributor(tab)
 	type fillWorker struct {
 		sc      *scratch
+		cells   *Summary // the cells of the attribution, no ranks
 		regTime []uint64
 		buf     []byte
 	}
@@ -632,7 +785,7 @@ func FillRanks(tab *symtab.Table, layout *Layout, s *Summary, inputs []Input, re
 	err := parallel.Map(context.Background(), todo, parallel.Options{Workers: workers},
 		func(w, _ int, p int) ([]uint64, error) {
 			if ws[w] == nil {
-				ws[w] = &fillWorker{sc: newScratch(len(tab.Syms), len(layout.Cells)), regTime: make([]uint64, len(layout.Regions))}
+				ws[w] = &fillWorker{sc: newScratch(len(tab.Syms)), cells: NewSummary("", layout, 0), regTime: make([]uint64, len(layout.Regions))}
 			}
 			wk := ws[w]
 			in := todoInput[p]
@@ -647,10 +800,17 @@ func FillRanks(tab *symtab.Table, layout *Layout, s *Summary, inputs []Input, re
 			if err != nil {
 				return nil, err
 			}
-			wk.sc.attribute(attr, layout, f)
+			v, err := wk.sc.attribute(attr, layout, f, wk.cells)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", in.Name, err)
+			}
+			view := v.time
+			if layout.Config.inclusive() {
+				view = v.incl
+			}
 			clear(wk.regTime)
-			for c, cell := range layout.Cells {
-				wk.regTime[cell.Region] += wk.sc.cellTime[c]
+			for c, cell := range wk.cells.Cells {
+				wk.regTime[cell.Region] += view[c]
 			}
 			times := make([]uint64, len(regions))
 			for k, r := range regions {

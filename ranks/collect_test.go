@@ -268,14 +268,15 @@ func TestFillRanks(t *testing.T) {
 	// Ranks folded in one region each, without Collect's candidates.
 	small := NewSummary("prog", fx.layout, 1)
 	attr := newAttributor(fx.tab)
-	sc := newScratch(len(fx.tab.Syms), len(fx.layout.Cells))
+	sc := newScratch(len(fx.tab.Syms))
 	for _, x := range in {
 		data, err := os.ReadFile(x.Name)
 		require.NoError(t, err)
 		f, err := gmon.Read(data, x.Name, fx.tab.Target, gmon.FormatAuto)
 		require.NoError(t, err)
-		sc.attribute(attr, fx.layout, f)
-		require.NoError(t, small.AddRank(x.Rank, x.Name, attr.rate(f), sc.cellTime, sc.cellCalls))
+		v, err := sc.attribute(attr, fx.layout, f, small)
+		require.NoError(t, err)
+		require.NoError(t, small.addRank(x.Rank, x.Name, attr.rate(f), v, nil, nil))
 	}
 	require.NoError(t, small.Normalize())
 	regions := AnalysisRegions(small, 5)
@@ -384,4 +385,34 @@ func TestCollectDeterministic(t *testing.T) {
 		}
 		assert.Equal(t, first, enc, "%d workers", w)
 	}
+}
+
+// A run that saves no summary keeps each rank's time in the candidate
+// regions only (lean records), yet the analysis is the one of full
+// records: FillRanks reads again what a rank lacks.
+func TestLeanRecordsSameAnalysis(t *testing.T) {
+	fx := newRankFixture(t)
+	dir := t.TempDir()
+	var names []string
+	for r := range 90 {
+		data, err := os.ReadFile(fx.files[r%3%2])
+		require.NoError(t, err)
+		name := filepath.Join(dir, "gmon.rank"+strconv.Itoa(r)+".1")
+		require.NoError(t, os.WriteFile(name, data, 0o644))
+		names = append(names, name)
+	}
+	in := fx.inputs(t, names...)
+	report := func(keep bool) *Report {
+		res, err := Collect(fx.tab, fx.layout, in, CollectOptions{KeepHeaviest: keep, Shown: 2})
+		require.NoError(t, err)
+		_, err = FillRanks(fx.tab, fx.layout, res.Summary, in, AnalysisRegions(res.Summary, 2), CollectOptions{})
+		require.NoError(t, err)
+		for _, ri := range res.Summary.Ranks {
+			if !keep {
+				assert.Empty(t, ri.Top, "lean: no heaviest regions")
+			}
+		}
+		return Analyze(res.Summary, AnalyzeOptions{Top: 2})
+	}
+	assert.Equal(t, report(true), report(false))
 }

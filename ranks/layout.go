@@ -1,6 +1,7 @@
 package ranks
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
@@ -82,7 +83,34 @@ type Config struct {
 	// Activities are tried in order; Computation takes the rest. Empty
 	// means DefaultActivities.
 	Activities []Activity
+	// Time is how a region's time is counted: TimeSelf (the default, also
+	// "") or TimeInclusive.
+	Time string
 }
+
+// The ways a region's time is counted (--rank-time).
+const (
+	// TimeSelf: a region holds the self time of its functions, and the
+	// time of the activity functions it calls (the functions of an
+	// activity other than computation pass their time to their callers
+	// along the call graph, as gprof propagates a callee's time).
+	TimeSelf = "self"
+	// TimeInclusive: a region (one function) holds its self time and the
+	// time of everything it calls, gprof's self plus children time, each
+	// part in the activity of the function it was sampled in.
+	TimeInclusive = "inclusive"
+)
+
+// CheckTime validates a --rank-time argument.
+func CheckTime(s string) error {
+	if s != TimeSelf && s != TimeInclusive {
+		return fmt.Errorf("--rank-time takes self or inclusive, not %q", s)
+	}
+	return nil
+}
+
+// inclusive reports whether regions count their callees' time.
+func (c Config) inclusive() bool { return c.Time == TimeInclusive }
 
 // regionsRE returns the compiled region pattern, or nil for the named
 // modes.
@@ -130,6 +158,9 @@ func (c Config) String() string {
 	for _, a := range c.activities() {
 		fmt.Fprintf(&b, " --activity=%s=%s", a.Name, a.Pattern)
 	}
+	if c.inclusive() {
+		b.WriteString(" --rank-time=inclusive")
+	}
 	return b.String()
 }
 
@@ -140,10 +171,13 @@ type Layout struct {
 	Config     Config
 	Regions    []string // region names (raw symbol names in function mode)
 	Activities []string // activity names, Computation last
-	Cells      []Cell   // the (region, activity) pairs that occur
+	Cells      []Cell   // each symbol's own (region, activity) pair
 	// SymCell gives the cell of each symbol of the table (index into
 	// Cells).
 	SymCell []int32
+	// Comp is the index of Computation in Activities: the functions of any
+	// other activity pass their time on to their callers.
+	Comp int
 	// Fingerprint identifies the symbol table the layout was made from.
 	Fingerprint [32]byte
 }
@@ -167,6 +201,16 @@ type Cell struct {
 	Region, Activity int
 }
 
+// compareCells orders cells by region, then activity: the order summaries
+// keep them in.
+func compareCells(a, b Cell) int {
+	return cmp.Or(cmp.Compare(a.Region, b.Region), cmp.Compare(a.Activity, b.Activity))
+}
+
+// passes reports whether symbol i belongs to an activity other than
+// computation, whose time goes to the regions that call it.
+func (l *Layout) passes(i int) bool { return l.Cells[l.SymCell[i]].Activity != l.Comp }
+
 // NewLayout groups the symbols of tab according to cfg. demangle turns a
 // raw name into the one activities are also matched against (it may be
 // nil).
@@ -174,6 +218,17 @@ func NewLayout(tab *symtab.Table, cfg Config, demangle func(string) string) (*La
 	re, err := cfg.regionsRE()
 	if err != nil {
 		return nil, err
+	}
+	switch cfg.Time {
+	case "":
+		cfg.Time = TimeSelf
+	case TimeSelf:
+	case TimeInclusive:
+		if cfg.Regions != "" && cfg.Regions != "function" {
+			return nil, fmt.Errorf("--rank-time=inclusive needs one region per function, not --regions=%s: a region of several functions has no inclusive time of its own", cfg.Regions)
+		}
+	default:
+		return nil, CheckTime(cfg.Time)
 	}
 	acts := cfg.activities()
 	if len(acts) > MaxActivities {
@@ -197,6 +252,7 @@ func NewLayout(tab *symtab.Table, cfg Config, demangle func(string) string) (*La
 		compIdx = len(l.Activities)
 		l.Activities = append(l.Activities, Computation)
 	}
+	l.Comp = compIdx
 	regionIdx := map[string]int{}
 	cellIdx := map[Cell]int{}
 	sameName := map[string]int{}

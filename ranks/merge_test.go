@@ -190,3 +190,73 @@ func TestClassicAddTo(t *testing.T) {
 }
 
 func littleEndian() binary.ByteOrder { return binary.LittleEndian }
+
+// attributedRank is one rank with values in the layout's cells and in
+// cells of other (region, activity) pairs that only some ranks have, as
+// the attribution of activity time to calling regions makes them.
+type attributedRank struct {
+	rankData
+	extra map[Cell][2]uint64 // attributed and inclusive time
+}
+
+// addAttributed folds a rank in, adding the cells it brings.
+func addAttributed(t testing.TB, s *Summary, d attributedRank) {
+	t.Helper()
+	for c := range d.extra {
+		s.cellID(c)
+	}
+	n := len(s.Cells)
+	v := rankCells{time: make([]uint64, n), incl: make([]uint64, n), calls: make([]uint64, n)}
+	copy(v.time, d.time)
+	copy(v.incl, d.time)
+	copy(v.calls, d.calls)
+	for c, x := range d.extra {
+		i := s.cellID(c)
+		v.time[i], v.incl[i] = x[0], x[0]+x[1]
+	}
+	require.NoError(t, s.addRank(d.rank, fmt.Sprintf("gmon.rank%d", d.rank), 100, v, nil, nil))
+}
+
+// Cells that only some ranks bring merge exactly too: a summary lacking a
+// cell counts its ranks as zero there, whatever the order of merges, with
+// attributed and with inclusive times.
+func TestMergeAttributedCells(t *testing.T) {
+	pool := []Cell{{0, 0}, {0, 1}, {2, 2}, {4, 0}, {4, 1}, {3, 1}}
+	for _, time := range []string{TimeSelf, TimeInclusive} {
+		l := testLayout()
+		l.Config.Time = time
+		for seed := range uint64(15) {
+			r := rand.New(rand.NewPCG(seed, 77))
+			n := 4 + r.IntN(30)
+			var all []attributedRank
+			for _, d := range randomRanks(r, n, len(l.Cells)) {
+				a := attributedRank{rankData: d, extra: map[Cell][2]uint64{}}
+				for _, c := range pool {
+					if r.IntN(3) == 0 {
+						a.extra[c] = [2]uint64{r.Uint64N(500 * FixedOne), r.Uint64N(500 * FixedOne)}
+					}
+				}
+				all = append(all, a)
+			}
+			build := func(ranks []attributedRank) *Summary {
+				s := NewSummary("prog", l, 3)
+				for _, d := range ranks {
+					addAttributed(t, s, d)
+				}
+				require.NoError(t, s.Normalize())
+				return s
+			}
+			whole := build(all).Encode()
+			i := 1 + r.IntN(n-2)
+			j := i + 1 + r.IntN(n-i-1)
+			a, b, c := build(all[:i]), build(all[i:j]), build(all[j:])
+			assert.Equal(t, whole, merged(t, a, b, c).Encode(), "%s, seed %d", time, seed)
+			assert.Equal(t, whole, merged(t, c, b, a).Encode(), "%s, seed %d: another order", time, seed)
+			assert.Equal(t, whole, merged(t, b, merged(t, c, a)).Encode(), "%s, seed %d: another grouping", time, seed)
+			back, err := DecodeSummary(whole, "w")
+			require.NoError(t, err)
+			require.Equal(t, time == TimeInclusive, back.CellIncl != nil)
+			assert.Equal(t, whole, back.Encode())
+		}
+	}
+}

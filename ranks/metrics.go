@@ -3,8 +3,10 @@ package ranks
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Metric is a number that can be undefined, as a ratio with a zero total
@@ -171,4 +173,108 @@ func RankDescending(m []Metric) []int {
 		return cmp.Compare(mb.Value, ma.Value)
 	})
 	return idx
+}
+
+// Criterion picks the candidates for tuning among the regions (by SID_C)
+// and the activities (by SID_A), as the paper's section 3 offers: the
+// maximum of the scaled indices, those at or above a percentile of their
+// distribution, or those above a threshold. Only a region or activity
+// with time and a scaled index above zero can be a candidate.
+type Criterion struct {
+	// Kind is CriterionMax (also ""), CriterionPercentile or
+	// CriterionThreshold.
+	Kind string
+	// Value is the percentile (above 0, at most 100) or the threshold.
+	Value float64
+}
+
+// The kinds of Criterion.
+const (
+	CriterionMax        = "max"
+	CriterionPercentile = "percentile"
+	CriterionThreshold  = "threshold"
+)
+
+// ParseCriterion reads a --rank-criterion argument: "max", "pN" (the
+// N-th percentile, 0 < N ≤ 100) or a number (the threshold).
+func ParseCriterion(s string) (Criterion, error) {
+	switch {
+	case s == CriterionMax:
+		return Criterion{Kind: CriterionMax}, nil
+	case strings.HasPrefix(s, "p"):
+		v, err := strconv.ParseFloat(s[1:], 64)
+		if err != nil || !(v > 0 && v <= 100) {
+			return Criterion{}, fmt.Errorf("--rank-criterion: %q is not a percentile: pN with 0 < N <= 100", s)
+		}
+		return Criterion{Kind: CriterionPercentile, Value: v}, nil
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || !(v >= 0) || math.IsInf(v, 0) {
+		return Criterion{}, fmt.Errorf("--rank-criterion takes max, pN (a percentile) or a threshold of the scaled index, not %q", s)
+	}
+	return Criterion{Kind: CriterionThreshold, Value: v}, nil
+}
+
+// String describes the criterion for the report.
+func (c Criterion) String() string {
+	switch c.Kind {
+	case CriterionPercentile:
+		return "at or above the " + ordinalNumber(c.Value) + " percentile"
+	case CriterionThreshold:
+		return "above " + strconv.FormatFloat(c.Value, 'g', -1, 64)
+	}
+	return "the maximum"
+}
+
+// ordinalNumber spells 90 as "90th", 99.5 as "99.5th".
+func ordinalNumber(v float64) string {
+	s := strconv.FormatFloat(v, 'g', -1, 64)
+	if v != math.Trunc(v) {
+		return s + "th"
+	}
+	n := int(v)
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		return s + "st"
+	case n%10 == 2:
+		return s + "nd"
+	case n%10 == 3:
+		return s + "rd"
+	}
+	return s + "th"
+}
+
+// Select marks the candidates among the indices m of the entries that
+// have time, and returns the cut: the maximum, the percentile's value
+// (nearest rank: the ⌈N/100·n⌉-th smallest of the n defined values), or
+// the threshold. A candidate's index is above zero and at the cut (above
+// it for a threshold). The cut is undefined when no index is defined.
+func (c Criterion) Select(m []Metric, hasTime []bool) (candidate []bool, cut Metric) {
+	candidate = make([]bool, len(m))
+	var vals []float64
+	for i, x := range m {
+		if hasTime[i] && x.Defined {
+			vals = append(vals, x.Value)
+		}
+	}
+	if len(vals) == 0 {
+		return candidate, Metric{}
+	}
+	slices.Sort(vals)
+	above := func(v float64) bool { return v >= cut.Value }
+	switch c.Kind {
+	case CriterionPercentile:
+		k := int(math.Ceil(c.Value / 100 * float64(len(vals))))
+		cut = defined(vals[max(k, 1)-1])
+	case CriterionThreshold:
+		cut = defined(c.Value)
+		above = func(v float64) bool { return v > cut.Value }
+	default:
+		cut = defined(vals[len(vals)-1])
+	}
+	for i, x := range m {
+		candidate[i] = hasTime[i] && x.Defined && x.Value > 0 && above(x.Value)
+	}
+	return candidate, cut
 }

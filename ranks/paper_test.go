@@ -1,7 +1,9 @@
 package ranks
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -182,35 +184,217 @@ func TestPaperTable4MultigridScaled(t *testing.T) {
 	assert.Equal(t, 1, RankDescending(x.IDC)[0])
 }
 
-// Table 2: the integer sort kernel's communication statements. Ranked by
-// SID_C, MPI_Allreduce comes first (0.0142307, the text's maximum); by
-// ID_C, MPI_Reduce.
+// realize returns P per-rank times, in fixed-point samples at hz, that sum
+// to t seconds and have the index of dispersion d: the shares 1/P + d·u_p
+// along the unit vector u = (a, −b, ..., −b) orthogonal to (1, ..., 1)
+// (a = sqrt((P−1)/P), b = 1/sqrt(P(P−1))), turned so that rank heavy gets
+// the excess. The paper prints no per-processor time, so these stand for
+// them: any times with the printed totals and indices are as good.
+func realize(t, d float64, P, heavy int, hz float64) []uint64 {
+	a := math.Sqrt(float64(P-1) / float64(P))
+	b := 1 / math.Sqrt(float64(P*(P-1)))
+	out := make([]uint64, P)
+	for p := range P {
+		x := 1/float64(P) - d*b
+		if p == heavy {
+			x = 1/float64(P) + d*a
+		}
+		out[p] = toFixed(x * t * hz)
+	}
+	return out
+}
+
+// paperSummary folds P ranks into a summary of one region per row of t
+// (seconds) and one activity per column, each cell's per-rank times
+// realizing the index id[i][j] (realize); every rank makes calls equal
+// calls to each region.
+func paperSummary(t *testing.T, regions, acts []string, tm, id [][]float64, P int, hz float64, calls uint64) *Summary {
+	t.Helper()
+	l := &Layout{Config: Config{Regions: "function"}, Regions: regions, Activities: acts}
+	for i := range tm {
+		for j := range tm[i] {
+			if tm[i][j] > 0 {
+				l.Cells = append(l.Cells, Cell{i, j})
+			}
+		}
+	}
+	per := make([][]uint64, len(l.Cells)) // cell -> rank -> time
+	for c, cell := range l.Cells {
+		per[c] = realize(tm[cell.Region][cell.Activity], id[cell.Region][cell.Activity], P, (3*c)%P, hz)
+	}
+	s := NewSummary("paper", l, DefaultTopK)
+	for p := range P {
+		times := make([]uint64, len(l.Cells))
+		cs := make([]uint64, len(l.Cells))
+		for c := range l.Cells {
+			times[c] = per[c][p]
+			cs[c] = calls
+		}
+		require.NoError(t, s.AddRank(p, fmt.Sprintf("processor %d", p+1), uint32(hz), times, cs))
+	}
+	require.NoError(t, s.Normalize())
+	return s
+}
+
+// Tables 6 to 9 through egprof's whole analysis: per-processor times (1 µs
+// samples, fine enough for the 2 ms of region 8's synchronisation) with
+// Table 6's times and Table 7's indices (16 processors), folded into a
+// summary and analysed, must give back Tables 6 and 7 in the report's
+// matrix, Table 8 and Table 9, the dominant activity and region, the
+// heaviest and lightest region of each activity (section 2's worst and
+// best), and the candidates of each criterion of section 3.
+func TestPaperTables6To9Analysed(t *testing.T) {
+	names := []string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}
+	s := paperSummary(t, names, paperActivities, table6, table7, 16, 1e6, 5)
+	rep := Analyze(s, AnalyzeOptions{})
+	require.Equal(t, 16, rep.P)
+	assert.Equal(t, "69.924", strconv.FormatFloat(rep.TotalSeconds, 'f', 3, 64), "Table 5's total")
+	assert.Equal(t, "computation", rep.DominantActivity)
+	assert.Equal(t, "1", rep.DominantRegion)
+
+	// Tables 6 and 7 in the matrix (all nine regions, by SID_C).
+	require.Len(t, rep.Matrix.Regions, 9)
+	require.Equal(t, paperActivities, rep.Matrix.Activities)
+	for k, region := range rep.Matrix.Regions {
+		i := slices.Index(names, region)
+		for j := range paperActivities {
+			assert.InDelta(t, table6[i][j], rep.Matrix.Seconds[k][j], 1e-9, "t_ij region %s %s", region, paperActivities[j])
+			if table6[i][j] == 0 {
+				assert.False(t, rep.Matrix.ID[k][j].Defined)
+				continue
+			}
+			assert.Equal(t, strconv.FormatFloat(table7[i][j], 'f', 5, 64), rep.Matrix.ID[k][j].Format(5), "ID_ij region %s %s", region, paperActivities[j])
+		}
+	}
+
+	// Table 8 and Table 9, as TestPaperTable8RegionIndices and
+	// TestPaperTable9ActivityIndices check them on ComputeIndices.
+	table8 := map[string][2]string{"1": {"0.04809", "0.01310"}, "2": {"0.00750", "0.00153"}, "3": {"0.01798", "0.00280"},
+		"4": {"0.03789", "0.00571"}, "5": {"0.01655", "0.00214"}, "6": {"0.00293", "0.00014"}, "7": {"0.06769", "0.00173"},
+		"8": {"0.13720", "0.00136"}, "9": {"0.00760", "0.00003"}}
+	for _, row := range rep.Regions {
+		want := table8[row.Name]
+		exact := row.Name == "1" || row.Name == "8"
+		assertPrinted(t, "ID_C "+row.Name, want[0], row.ID, exact)
+		assertPrinted(t, "SID_C "+row.Name, want[1], row.SID, exact)
+		assert.Equal(t, 0.0, row.CallsID.Value, "every processor made the same calls")
+	}
+	assert.Equal(t, "1", rep.Regions[0].Name, "region 1 has the largest SID_C")
+	table9 := map[string][3]string{"computation": {"41.56", "0.01904", "0.01132"}, "point-to-point": {"13.69", "0.04701", "0.00920"},
+		"collective": {"14.60", "0.03766", "0.00786"}, "synchronization": {"0.074", "0.15559", "0.00016"}}
+	// Section 2: the worst and best region of each activity (Table 6).
+	extremes := map[string][2]string{"computation": {"1", "9"}, "point-to-point": {"3", "5"}, "collective": {"1", "9"}, "synchronization": {"1", "8"}}
+	for _, a := range rep.Activities {
+		want := table9[a.Name]
+		assert.Equal(t, want[0], strconv.FormatFloat(a.Seconds, 'f', decimals(want[0]), 64), "Table 5: %s", a.Name)
+		assertPrinted(t, "ID_A "+a.Name, want[1], a.ID, a.Name == "computation")
+		assertPrinted(t, "SID_A "+a.Name, want[2], a.SID, a.Name == "computation")
+		assert.Equal(t, extremes[a.Name], [2]string{a.Heaviest, a.Lightest}, "heaviest and lightest region of %s", a.Name)
+	}
+
+	// Section 3's criteria on the scaled indices.
+	candidates := func(c Criterion) (regions, acts []string) {
+		r := Analyze(s, AnalyzeOptions{Criterion: c})
+		for _, row := range r.Regions {
+			if row.Candidate {
+				regions = append(regions, row.Name)
+			}
+		}
+		for _, a := range r.Activities {
+			if a.Candidate {
+				acts = append(acts, a.Name)
+			}
+		}
+		return regions, acts
+	}
+	for _, tc := range []struct {
+		c             Criterion
+		regions, acts []string
+	}{
+		// The maximum: region 1 and computation, the paper's conclusion.
+		{Criterion{}, []string{"1"}, []string{"computation"}},
+		// Above 0.005: regions 1 and 4 (0.01310, 0.00571); every
+		// activity but synchronisation (0.00016).
+		{Criterion{Kind: CriterionThreshold, Value: 0.005}, []string{"1", "4"}, []string{"computation", "point-to-point", "collective"}},
+		// At or above the 75th percentile of the nine SID_C (the 7th
+		// smallest, region 3's 0.00280) and of the four SID_A (the 3rd
+		// smallest, point-to-point's 0.00920).
+		{Criterion{Kind: CriterionPercentile, Value: 75}, []string{"1", "4", "3"}, []string{"computation", "point-to-point"}},
+	} {
+		regions, acts := candidates(tc.c)
+		assert.Equal(t, tc.regions, regions, tc.c.String())
+		assert.Equal(t, tc.acts, acts, tc.c.String())
+	}
+}
+
+// Table 2: the integer sort kernel's four communication statements on 64
+// processors, each a region of one activity, analysed by egprof from
+// per-processor times. The paper prints each statement's ID_C and SID_C,
+// and no times; SID_C/ID_C is a statement's share of the time of all
+// eight statements, and the text gives MPI_Alltoallv's time, 0.175 s. The
+// four other statements, whose "indices and times are negligible", are
+// one region here with the rest of the time, balanced. egprof must give
+// back the printed indices to their seven decimals, rank MPI_Allreduce
+// first by SID_C (the text's "maximum scaled index of dispersion") and
+// MPI_Reduce first by ID_C, find MPI_Alltoallv the dominant region, and
+// find the statements whose counts are balanced (equal calls) at ID 0.
 func TestPaperTable2Ranking(t *testing.T) {
-	names := []string{"MPI_Allreduce", "MPI_Alltoall", "MPI_Alltoallv", "MPI_Reduce"}
-	idc := []Metric{defined(0.0338871), defined(0.0894876), defined(0.0212838), defined(0.2758272)}
-	sidc := []Metric{defined(0.0142307), defined(0.0052846), defined(0.0102718), defined(0.0025301)}
-	assert.Equal(t, "MPI_Allreduce", names[RankDescending(sidc)[0]])
-	assert.Equal(t, "MPI_Reduce", names[RankDescending(idc)[0]])
-	bySID := RankDescending(sidc)
-	got := make([]string, len(bySID))
-	for k, i := range bySID {
-		got[k] = names[i]
+	names := []string{"MPI_Allreduce", "MPI_Alltoall", "MPI_Alltoallv", "MPI_Reduce", "other statements"}
+	idc := []string{"0.0338871", "0.0894876", "0.0212838", "0.2758272"}
+	sidc := []string{"0.0142307", "0.0052846", "0.0102718", "0.0025301"}
+	share := make([]float64, len(names))
+	var rest float64 = 1
+	for i := range idc {
+		share[i] = mustFloat(t, sidc[i]) / mustFloat(t, idc[i])
+		rest -= share[i]
 	}
-	assert.Equal(t, []string{"MPI_Allreduce", "MPI_Alltoallv", "MPI_Alltoall", "MPI_Reduce"}, got)
-	// Each statement is one code region with one activity, so its ID_C is
-	// its ID_ij and SID_C/ID_C is its share of the time: MPI_Alltoallv,
-	// the dominant region, has the largest share.
+	share[4] = rest
+	total := 0.175 / share[2]
 	tm := make([][]float64, len(names))
-	id := make([][]Metric, len(names))
+	id := make([][]float64, len(names))
 	for i := range names {
-		tm[i] = []float64{sidc[i].Value / idc[i].Value}
-		id[i] = []Metric{idc[i]}
+		tm[i] = []float64{share[i] * total}
+		id[i] = []float64{0}
+		if i < len(idc) {
+			id[i][0] = mustFloat(t, idc[i])
+		}
 	}
-	x := ComputeIndices(tm, id)
-	assert.Equal(t, "MPI_Alltoallv", names[x.DominantRegion])
-	for i := range names {
-		assert.InDelta(t, idc[i].Value, x.IDC[i].Value, 1e-15)
+	// 1 µs samples, so that the per-processor times carry seven
+	// decimals of index.
+	s := paperSummary(t, names, []string{"communication"}, tm, id, 64, 1e6, 12)
+	rep := Analyze(s, AnalyzeOptions{})
+	got := map[string]RegionRow{}
+	var order []string
+	for _, row := range rep.Regions {
+		got[row.Name] = row
+		order = append(order, row.Name)
 	}
+	for i := range idc {
+		assert.Equal(t, idc[i], got[names[i]].ID.Format(7), "ID_C %s", names[i])
+		assert.Equal(t, sidc[i], got[names[i]].SID.Format(7), "SID_C %s", names[i])
+	}
+	assert.Equal(t, []string{"MPI_Allreduce", "MPI_Alltoallv", "MPI_Alltoall", "MPI_Reduce", "other statements"}, order, "by SID_C")
+	byID := RankDescending([]Metric{got[names[0]].ID, got[names[1]].ID, got[names[2]].ID, got[names[3]].ID})
+	assert.Equal(t, 3, byID[0], "MPI_Reduce has the largest ID_C")
+	assert.Equal(t, "MPI_Alltoallv", rep.DominantRegion)
+	// The text's "about 51%" of the time for MPI_Alltoallv: the printed
+	// indices give 48.3 % (0.0102718/0.0212838); the paper's text was
+	// worked out from figures it does not print.
+	assert.Equal(t, "48.3", strconv.FormatFloat(100*got["MPI_Alltoallv"].Share, 'f', 1, 64))
+	// "The index of dispersion of the MPI_Alltoall statement is about
+	// three times larger than ... MPI_Allreduce": 2.64.
+	assert.InDelta(t, 2.64, got["MPI_Alltoall"].ID.Value/got["MPI_Allreduce"].ID.Value, 0.005)
+	for _, n := range names[:4] {
+		assert.Equal(t, "0.0000000", got[n].CallsID.Format(7), "%s: equal occurrences on every processor", n)
+	}
+	assert.True(t, got["MPI_Allreduce"].Candidate, "the maximum SID_C is the candidate")
+}
+
+func mustFloat(t *testing.T, s string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(s, 64)
+	require.NoError(t, err)
+	return v
 }
 
 // Section 4.3: clustering the code regions described by their activity

@@ -42,6 +42,23 @@ type RankInfo struct {
 	// regions than TopK: its time in regions not listed is unknown.
 	Top       []RegionValue
 	Truncated bool
+	// Source is the summary file the rank was read from in this run ("" for
+	// a rank read from its gmon file); it is not saved.
+	Source string
+	// keptIn and kept are a denser form of Top's entries for a rank read
+	// in a run that saves no summary: its times (kept) in the candidate
+	// regions (keptIn, ascending, one slice shared by every such rank).
+	keptIn []int32
+	kept   []uint64
+}
+
+// origin names where the rank came from, for errors: its gmon file, and
+// the summary it was read from.
+func (ri *RankInfo) origin() string {
+	if ri.Source != "" {
+		return fmt.Sprintf("%s (in the summary %s)", ri.Label, ri.Source)
+	}
+	return ri.Label
 }
 
 // Beyond its TopK heaviest regions, a rank's record holds its time in up
@@ -66,6 +83,9 @@ func (ri *RankInfo) Lookup(r int) (v uint64, known bool) {
 	if i < len(ri.Top) && int(ri.Top[i].Region) == r {
 		return ri.Top[i].Value, true
 	}
+	if k, ok := slices.BinarySearch(ri.keptIn, int32(r)); ok {
+		return ri.kept[k], true
+	}
 	return 0, !ri.Truncated
 }
 
@@ -77,6 +97,10 @@ func (ri *RankInfo) Value(r int) uint64 {
 
 // set records the rank's time in region r.
 func (ri *RankInfo) set(r int, v uint64) {
+	if k, ok := slices.BinarySearch(ri.keptIn, int32(r)); ok {
+		ri.kept[k] = v
+		return
+	}
 	i := sort.Search(len(ri.Top), func(i int) bool { return int(ri.Top[i].Region) >= r })
 	if i < len(ri.Top) && int(ri.Top[i].Region) == r {
 		ri.Top[i].Value = v
@@ -85,6 +109,26 @@ func (ri *RankInfo) set(r int, v uint64) {
 	ri.Top = append(ri.Top, RegionValue{})
 	copy(ri.Top[i+1:], ri.Top[i:])
 	ri.Top[i] = RegionValue{int32(r), v}
+}
+
+// entries returns every region the record holds, ascending: Top's and
+// the kept ones (the two never share a region).
+func (ri *RankInfo) entries() []RegionValue {
+	if len(ri.keptIn) == 0 {
+		return ri.Top
+	}
+	out := make([]RegionValue, 0, len(ri.Top)+len(ri.keptIn))
+	i, k := 0, 0
+	for i < len(ri.Top) || k < len(ri.keptIn) {
+		if k == len(ri.keptIn) || (i < len(ri.Top) && ri.Top[i].Region < ri.keptIn[k]) {
+			out = append(out, ri.Top[i])
+			i++
+			continue
+		}
+		out = append(out, RegionValue{ri.keptIn[k], ri.kept[k]})
+		k++
+	}
+	return out
 }
 
 // Summary is the mergeable state of a rank aggregation: for each cell
@@ -102,41 +146,107 @@ type Summary struct {
 
 	Regions    []string
 	Activities []string
-	Cells      []Cell
-
-	CellTime, CellCalls     []Acc // per cell
-	RegionTime, RegionCalls []Acc // per region, all activities together
+	// Cells are the (region, activity) pairs with accumulators: each
+	// function's own, and those a rank's attribution gave time (a region
+	// calling the functions of an activity). Every cell's accumulators
+	// cover every rank (zero where a rank had nothing there). Their order
+	// does not matter; the file keeps them by region, then activity.
+	Cells []Cell
+	// CellTime is each cell's time as Config.Time attributes it to regions
+	// without counting any sample twice (self time, and the time of the
+	// activity functions a region calls); CellCalls the flat-profile calls
+	// of the cell's functions; CellIncl, with TimeInclusive only, the
+	// cell's inclusive time.
+	CellTime, CellCalls, CellIncl []Acc
+	// RegionTime is each region's time in the regions' view: the sum of
+	// its cells' CellTime, or of their CellIncl with TimeInclusive.
+	RegionTime, RegionCalls []Acc
 	RegionSketch            []Sketch
 	// Ranks is sorted by rank number once the summary is complete.
 	Ranks []RankInfo
 	// Classic is the summed profile (nil when not kept).
 	Classic *Classic
 
+	cellIndex map[Cell]int // Cells' positions, made on first use
+	minRank   int          // the lowest rank folded in (valid with ranks)
+	// lean records ranks without their TopK heaviest regions (see
+	// CollectOptions.KeepHeaviest).
+	lean bool
+
 	// scratch for AddRank
 	regTime, regCalls []uint64
 	order             []int32
 }
 
-// NewSummary returns an empty summary for the layout.
+// NewSummary returns an empty summary for the layout, with a cell for
+// each function's own region and activity.
 func NewSummary(exe string, l *Layout, topK int) *Summary {
 	if topK <= 0 {
 		topK = DefaultTopK
 	}
 	nc, nr := len(l.Cells), len(l.Regions)
-	return &Summary{
+	s := &Summary{
 		Exe:          exe,
 		Fingerprint:  l.Fingerprint,
 		Config:       l.Config,
 		TopK:         topK,
 		Regions:      l.Regions,
 		Activities:   l.Activities,
-		Cells:        l.Cells,
+		Cells:        slices.Clone(l.Cells),
 		CellTime:     make([]Acc, nc),
 		CellCalls:    make([]Acc, nc),
 		RegionTime:   make([]Acc, nr),
 		RegionCalls:  make([]Acc, nr),
 		RegionSketch: make([]Sketch, nr),
 	}
+	if l.Config.inclusive() {
+		s.CellIncl = make([]Acc, nc)
+	}
+	return s
+}
+
+// zeroAcc is the accumulator of n ranks whose value is zero, the lowest of
+// them being rank lowest.
+func zeroAcc(n int, lowest int) Acc {
+	if n == 0 {
+		return Acc{}
+	}
+	return Acc{N: uint64(n), MinRank: lowest, MaxRank: lowest}
+}
+
+// cellID returns the position of cell c, adding it (zero on every rank
+// folded in so far) when it is new.
+func (s *Summary) cellID(c Cell) int {
+	if s.cellIndex == nil {
+		s.cellIndex = make(map[Cell]int, len(s.Cells))
+		for i, x := range s.Cells {
+			s.cellIndex[x] = i
+		}
+	}
+	if i, ok := s.cellIndex[c]; ok {
+		return i
+	}
+	i := len(s.Cells)
+	s.cellIndex[c] = i
+	s.Cells = append(s.Cells, c)
+	z := zeroAcc(len(s.Ranks), s.minRank)
+	s.CellTime = append(s.CellTime, z)
+	s.CellCalls = append(s.CellCalls, z)
+	if s.CellIncl != nil {
+		s.CellIncl = append(s.CellIncl, z)
+	}
+	return i
+}
+
+// cellOf returns the position of the cell of region and activity j for
+// symbol i of layout l: its own cell when j is its activity (a summary
+// made by NewSummary for l starts with l's cells), else the cell of the
+// pair, added if new.
+func (s *Summary) cellOf(l *Layout, i, region, j int) int {
+	if c := int(l.SymCell[i]); l.Cells[c].Activity == j {
+		return c
+	}
+	return s.cellID(Cell{Region: region, Activity: j})
 }
 
 // P returns the number of ranks.
@@ -152,18 +262,25 @@ func (s *Summary) Seconds(v float64) float64 {
 }
 
 // AddRank folds one rank in: cellTime and cellCalls hold its time
-// (fixed-point samples) and calls per cell, hz its sampling rate (0 when
-// it had no histogram).
+// (fixed-point samples) and calls per cell of s.Cells, hz its sampling
+// rate (0 when it had no histogram). With TimeInclusive the time is both
+// the rank's attributed and its inclusive time.
 func (s *Summary) AddRank(rank int, label string, hz uint32, cellTime, cellCalls []uint64) error {
-	return s.addRank(rank, label, hz, cellTime, cellCalls, nil, nil)
+	return s.addRank(rank, label, hz, rankCells{time: cellTime, incl: cellTime, calls: cellCalls}, nil, nil)
+}
+
+// rankCells are one rank's values per cell of a summary.
+type rankCells struct {
+	time, incl, calls []uint64
 }
 
 // addRank is AddRank that also records the rank's time in the regions of
 // keep (ascending; zero times included, so they are known), and when full
 // is not nil, appends the rank's non-zero time of every region to it.
-func (s *Summary) addRank(rank int, label string, hz uint32, cellTime, cellCalls []uint64, keep []int32, full *[]RegionValue) error {
-	if len(cellTime) != len(s.Cells) || len(cellCalls) != len(s.Cells) {
-		return fmt.Errorf("rank %d: %d and %d values for %d cells", rank, len(cellTime), len(cellCalls), len(s.Cells))
+func (s *Summary) addRank(rank int, label string, hz uint32, v rankCells, keep []int32, full *[]RegionValue) error {
+	nc := len(s.Cells)
+	if len(v.time) < nc || len(v.calls) < nc || (s.CellIncl != nil && len(v.incl) < nc) {
+		return fmt.Errorf("rank %d: %d and %d values for %d cells", rank, len(v.time), len(v.calls), nc)
 	}
 	if err := s.mergeRate(hz, label); err != nil {
 		return err
@@ -175,15 +292,27 @@ func (s *Summary) addRank(rank int, label string, hz uint32, cellTime, cellCalls
 	}
 	clear(s.regTime)
 	clear(s.regCalls)
+	view := v.time
+	if s.CellIncl != nil {
+		view = v.incl
+	}
 	for c, cell := range s.Cells {
-		s.regTime[cell.Region] += cellTime[c]
-		s.regCalls[cell.Region] += cellCalls[c]
-		if err := s.CellTime[c].Add(rank, cellTime[c]); err != nil {
+		s.regTime[cell.Region] += view[c]
+		s.regCalls[cell.Region] += v.calls[c]
+		if err := s.CellTime[c].Add(rank, v.time[c]); err != nil {
 			return err
 		}
-		if err := s.CellCalls[c].Add(rank, cellCalls[c]); err != nil {
+		if err := s.CellCalls[c].Add(rank, v.calls[c]); err != nil {
 			return err
 		}
+		if s.CellIncl != nil {
+			if err := s.CellIncl[c].Add(rank, v.incl[c]); err != nil {
+				return err
+			}
+		}
+	}
+	if len(s.Ranks) == 0 || rank < s.minRank {
+		s.minRank = rank
 	}
 	info := RankInfo{Rank: rank, Label: label}
 	s.order = s.order[:0]
@@ -204,7 +333,25 @@ func (s *Summary) addRank(rank int, label string, hz uint32, cellTime, cellCalls
 			}
 		}
 	}
-	if len(s.order) > s.TopK {
+	if s.lean {
+		// Only the regions of keep: the others are unknown if non-zero.
+		inKeep := 0
+		for _, r := range keep {
+			if s.regTime[r] != 0 {
+				inKeep++
+			}
+		}
+		info.Truncated = len(s.order) > inKeep
+		if len(keep) > 0 {
+			info.keptIn = keep
+			info.kept = make([]uint64, len(keep))
+			for k, r := range keep {
+				info.kept[k] = s.regTime[r]
+			}
+		}
+		s.Ranks = append(s.Ranks, info)
+		return nil
+	} else if len(s.order) > s.TopK {
 		info.Truncated = true
 		slices.SortFunc(s.order, func(a, b int32) int {
 			if c := cmp.Compare(s.regTime[b], s.regTime[a]); c != 0 {
@@ -257,14 +404,15 @@ func (s *Summary) Compatible(o *Summary) error {
 		return fmt.Errorf("made with other options (%s) than %s", o.Config, s.Config)
 	case s.TopK != o.TopK:
 		return fmt.Errorf("keeps %d regions per rank, not %d", o.TopK, s.TopK)
-	case !slices.Equal(s.Regions, o.Regions) || !slices.Equal(s.Activities, o.Activities) || !slices.Equal(s.Cells, o.Cells):
+	case !slices.Equal(s.Regions, o.Regions) || !slices.Equal(s.Activities, o.Activities):
 		return fmt.Errorf("groups the functions into other regions or activities")
 	}
 	return nil
 }
 
 // Merge folds o (over ranks disjoint from s's) into s. The result is the
-// same whatever the order of merges.
+// same whatever the order of merges: a cell one side lacks counts as zero
+// on that side's ranks.
 func (s *Summary) Merge(o *Summary) error {
 	if err := s.Compatible(o); err != nil {
 		return err
@@ -275,12 +423,38 @@ func (s *Summary) Merge(o *Summary) error {
 	if err := s.mergeRate(o.HZ, "summary"); err != nil {
 		return err
 	}
-	for c := range s.Cells {
-		if err := s.CellTime[c].Merge(&o.CellTime[c]); err != nil {
+	if (s.CellIncl == nil) != (o.CellIncl == nil) {
+		return fmt.Errorf("one summary has inclusive times and the other not")
+	}
+	had := len(s.Cells)
+	inO := make([]bool, had)
+	for oc, c := range o.Cells {
+		id := s.cellID(c)
+		if id < had {
+			inO[id] = true
+		}
+		if err := s.CellTime[id].Merge(&o.CellTime[oc]); err != nil {
 			return err
 		}
-		if err := s.CellCalls[c].Merge(&o.CellCalls[c]); err != nil {
+		if err := s.CellCalls[id].Merge(&o.CellCalls[oc]); err != nil {
 			return err
+		}
+		if s.CellIncl != nil {
+			if err := s.CellIncl[id].Merge(&o.CellIncl[oc]); err != nil {
+				return err
+			}
+		}
+	}
+	oz := zeroAcc(len(o.Ranks), o.minRank)
+	for id := range had {
+		if inO[id] {
+			continue
+		}
+		// Zeros cannot overflow a sum.
+		_ = s.CellTime[id].Merge(&oz)
+		_ = s.CellCalls[id].Merge(&oz)
+		if s.CellIncl != nil {
+			_ = s.CellIncl[id].Merge(&oz)
 		}
 	}
 	for r := range s.Regions {
@@ -291,6 +465,9 @@ func (s *Summary) Merge(o *Summary) error {
 			return err
 		}
 		s.RegionSketch[r].Merge(&o.RegionSketch[r])
+	}
+	if len(o.Ranks) > 0 && (len(s.Ranks) == 0 || o.minRank < s.minRank) {
+		s.minRank = o.minRank
 	}
 	s.Ranks = append(s.Ranks, o.Ranks...)
 	switch {
@@ -304,13 +481,40 @@ func (s *Summary) Merge(o *Summary) error {
 	return s.Normalize()
 }
 
+// cellOrder returns the positions of the cells by region, then activity.
+func (s *Summary) cellOrder() []int {
+	idx := make([]int, len(s.Cells))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return compareCells(s.Cells[a], s.Cells[b]) })
+	return idx
+}
+
+// DuplicateRankError reports a rank number that two inputs both hold; the
+// two are named by their gmon files and, for ranks read from summaries,
+// by the summary.
+type DuplicateRankError struct {
+	Rank          int
+	First, Second string
+}
+
+// Error says which rank and where it came from.
+func (e *DuplicateRankError) Error() string {
+	return fmt.Sprintf("rank %d appears twice: %s and %s", e.Rank, e.First, e.Second)
+}
+
 // Normalize sorts the ranks by number and rejects a rank that appears
 // twice.
 func (s *Summary) Normalize() error {
 	slices.SortStableFunc(s.Ranks, func(a, b RankInfo) int { return cmp.Compare(a.Rank, b.Rank) })
 	for i := 1; i < len(s.Ranks); i++ {
 		if s.Ranks[i].Rank == s.Ranks[i-1].Rank {
-			return fmt.Errorf("rank %d appears twice (%s and %s)", s.Ranks[i].Rank, s.Ranks[i-1].Label, s.Ranks[i].Label)
+			a, b := s.Ranks[i-1].origin(), s.Ranks[i].origin()
+			if s.Ranks[i-1].Source != "" && s.Ranks[i].Source == "" {
+				a, b = b, a
+			}
+			return &DuplicateRankError{Rank: s.Ranks[i].Rank, First: a, Second: b}
 		}
 	}
 	return nil

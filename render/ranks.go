@@ -42,8 +42,20 @@ func RankText(w io.Writer, r *ranks.Report, opt RankOptions) error {
 	nRegions := len(r.Regions)
 	fmt.Fprintf(bw, "MPI rank analysis: %d %s (%s), %s seconds in %d code %s, sampled at %d Hz\n",
 		r.P, rankPlural(r.P, "rank", "ranks"), r.RankList, fixed(r.TotalSeconds, 0, 2), nRegions, rankPlural(nRegions, "region", "regions"), r.HZ)
+	if r.Time == ranks.TimeInclusive {
+		bw.WriteString("A region's time is inclusive: its own and that of everything it calls (--rank-time=inclusive).\n")
+	}
 	bw.WriteString("A rank that never ran a region counts as zero time in it.\n\n")
-	para("Times are self seconds, summed over the ranks unless marked per rank. " +
+	timeText := "Times are self seconds: a region holds its functions' samples, and the " +
+		"time of the functions of an activity other than computation that it calls, " +
+		"handed up the call graph as gprof hands a callee's time to its callers."
+	if r.Time == ranks.TimeInclusive {
+		timeText = "A region's time is its function's self time and the time of everything " +
+			"it calls, as gprof's call graph shows them (self plus children), each part in " +
+			"the activity of the function it was sampled in; shares are of the program's " +
+			"time, which inclusive times overlap. The activities' times count every sample once."
+	}
+	para(timeText + " Seconds are summed over the ranks unless marked per rank. " +
 		"Every index is taken over all ranks. The index of dispersion ID (Calzarossa, Massari and " +
 		"Tessera) is the distance between the ranks' shares of a time and the equal " +
 		"share 1/P: 0 when perfectly balanced, up to sqrt(1-1/P) when one rank does " +
@@ -52,29 +64,49 @@ func RankText(w io.Writer, r *ranks.Report, opt RankOptions) error {
 
 	// Activities.
 	bw.WriteString("Activities, most costly imbalance (SID_A) first:\n\n")
-	at := newTextTable("activity", ">seconds", ">share", ">ID_A", ">SID_A", ">regions", "heaviest region")
+	at := newTextTable("activity", ">seconds", ">share", ">ID_A", ">SID_A", ">regions", "heaviest region", "lightest region")
+	var candA []string
 	for _, a := range r.Activities {
-		at.row(a.Name, fixed(a.Seconds, 0, 2), rankPct(a.Share), a.ID.Format(5), a.SID.Format(5), strconv.Itoa(a.Regions), a.Heaviest)
+		name := a.Name
+		if a.Candidate {
+			name += " *"
+			candA = append(candA, a.Name)
+		}
+		at.row(name, fixed(a.Seconds, 0, 2), rankPct(a.Share), a.ID.Format(5), a.SID.Format(5), strconv.Itoa(a.Regions), a.Heaviest, a.Lightest)
 	}
 	at.write(bw, "")
 	bw.WriteString("\n")
 	if r.DominantActivity != "" {
-		fmt.Fprintf(bw, "Dominant activity: %s. Dominant code region: %s.\n\n", r.DominantActivity, r.DominantRegion)
+		fmt.Fprintf(bw, "Dominant activity: %s. Dominant code region: %s.\n", r.DominantActivity, r.DominantRegion)
 	}
+	candidateLine(bw, "activities", "SID_A", r.Criterion, r.CutA, candA)
 	para("ID_A averages the indices of an activity over the regions, weighted by " +
 		"the regions' time in it; SID_A scales ID_A by the activity's share of the " +
-		"total time.")
+		"total time. The heaviest and lightest regions are those with the most and " +
+		"the least time in the activity among the regions that perform it. * marks " +
+		"the candidates for tuning by the criterion (--rank-criterion).")
 
 	// Regions and their indices.
 	shown := r.Regions[:min(top, len(r.Regions))]
 	fmt.Fprintf(bw, "Code regions, most costly imbalance (SID_C) first (%d of %d):\n\n", len(shown), len(r.Regions))
 	rt := newTextTable(">SID_C", ">ID_C", ">seconds", ">share", "activity", ">calls", ">ID_calls", "name")
+	var cand []string
+	for _, g := range r.Regions {
+		if g.Candidate {
+			cand = append(cand, g.Name)
+		}
+	}
 	for _, g := range shown {
+		name := g.Name
+		if g.Candidate {
+			name += " *"
+		}
 		rt.row(g.SID.Format(5), g.ID.Format(5), fixed(g.Seconds, 0, 2), rankPct(g.Share), g.Activity,
-			strconv.FormatUint(g.Calls, 10), g.CallsID.Format(5), g.Name)
+			strconv.FormatUint(g.Calls, 10), g.CallsID.Format(5), name)
 	}
 	rt.write(bw, "")
 	bw.WriteString("\n")
+	candidateLine(bw, "code regions", "SID_C", r.Criterion, r.Cut, cand)
 	para("ID_C averages a region's indices over its activities, weighted by its " +
 		"time in each; SID_C scales ID_C by the region's share of the total time. " +
 		"ID_calls is the same index over the ranks' call counts: 0 when every rank " +
@@ -106,28 +138,49 @@ func RankText(w io.Writer, r *ranks.Report, opt RankOptions) error {
 			"and high15% are counted from buckets at most 0.8% wide.")
 	}
 
-	// ID_ij matrix.
+	// The paper's Tables 6 and 7 side by side.
 	if len(r.Matrix.Regions) > 0 && len(r.Matrix.Activities) > 0 {
-		bw.WriteString("Index of dispersion ID_ij of each activity in the top regions:\n\n")
-		cols := make([]string, 0, len(r.Matrix.Activities)+1)
-		for _, a := range r.Matrix.Activities {
+		acts := r.Matrix.Activities
+		bw.WriteString("Time of each activity in the top regions (seconds, the paper's Table 6) and its\n" +
+			"index of dispersion over the ranks (ID_ij, Table 7):\n\n")
+		cols := []string{">t_i"}
+		for _, a := range acts {
 			cols = append(cols, ">"+a)
 		}
-		mt := newTextTable(append(cols, "name")...)
-		for i, name := range r.Matrix.Regions {
-			cells := make([]string, 0, len(cols)+1)
-			for j := range r.Matrix.Activities {
-				if r.Matrix.Seconds[i][j] == 0 {
-					cells = append(cells, "-")
-				} else {
-					cells = append(cells, r.Matrix.ID[i][j].Format(5))
-				}
-			}
-			mt.row(append(cells, name)...)
+		for _, a := range acts {
+			cols = append(cols, ">"+a)
 		}
+		mt := newTextTable(append(cols, ">ID_C", "name")...)
+		for i, name := range r.Matrix.Regions {
+			var total float64
+			secs := make([]string, 0, len(acts))
+			ids := make([]string, 0, len(acts))
+			for j := range acts {
+				v := r.Matrix.Seconds[i][j]
+				total += v
+				if v == 0 {
+					secs = append(secs, "-")
+					ids = append(ids, "-")
+					continue
+				}
+				secs = append(secs, fixed(v, 0, 2))
+				ids = append(ids, r.Matrix.ID[i][j].Format(5))
+			}
+			cells := append([]string{fixed(total, 0, 2)}, secs...)
+			cells = append(cells, ids...)
+			idc := "undefined"
+			if i < len(r.Matrix.IDC) {
+				idc = r.Matrix.IDC[i].Format(5)
+			}
+			mt.row(append(cells, idc, name)...)
+		}
+		n := len(acts)
+		mt.writeGroups(bw, "", []colGroup{{1, n, "t_ij (seconds)"}, {n + 1, 2 * n, "ID_ij"}})
 		mt.write(bw, "")
 		bw.WriteString("\n")
-		para("A dash marks an activity the region does not perform.")
+		para("t_i is the region's time, t_ij its time in each activity. A dash marks an " +
+			"activity the region does not perform. ID_C is the region's index over all " +
+			"its activities: the ID_ij weighted by the region's time in each.")
 	}
 
 	// Clusters of ranks.
@@ -187,48 +240,43 @@ func RankText(w io.Writer, r *ranks.Report, opt RankOptions) error {
 	return bw.Flush()
 }
 
-// RankTSV writes every table of the rank analysis as tab-separated values:
-// each table starts with a line "#table<TAB>NAME", then a header line, then
-// one line per row; a blank line ends it. Undefined values are written as
-// "undefined". The tables are: summary, activities, regions, matrix,
-// rank_clusters and region_clusters.
+// RankTSV writes every table of the rank analysis as tab-separated values
+// in the framing of TSVTable; an undefined value (a ratio with a zero
+// total) is the token n/d. The tables are: summary, activities, regions,
+// matrix, rank_clusters and region_clusters.
 func RankTSV(w io.Writer, r *ranks.Report) error {
 	bw := bufio.NewWriter(w)
 	table := func(name string, header []string, rows [][]string) {
-		fmt.Fprintf(bw, "#table\t%s\n%s\n", name, strings.Join(header, "\t"))
-		for _, row := range rows {
-			for i, c := range row {
-				row[i] = strings.NewReplacer("\t", " ", "\n", " ").Replace(c)
-			}
-			bw.WriteString(strings.Join(row, "\t"))
-			bw.WriteString("\n")
-		}
-		bw.WriteString("\n")
+		// Errors stay in bw and come back from Flush.
+		_ = TSVTable(bw, name, header, rows)
 	}
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	m := func(v ranks.Metric) string {
 		if !v.Defined {
-			return "undefined"
+			return "n/d"
 		}
 		return g(v.Value)
 	}
-	table("summary", []string{"executable", "ranks", "rank_list", "hz", "total_seconds", "dominant_activity", "dominant_region", "truncated_ranks"},
-		[][]string{{r.Exe, strconv.Itoa(r.P), r.RankList, strconv.FormatUint(uint64(r.HZ), 10), g(r.TotalSeconds), r.DominantActivity, r.DominantRegion, strconv.Itoa(r.Truncated)}})
+	table("summary", []string{"executable", "ranks", "rank_list", "hz", "total_seconds", "rank_time", "dominant_activity", "dominant_region",
+		"truncated_ranks", "criterion", "cut_sid_c", "cut_sid_a"},
+		[][]string{{r.Exe, strconv.Itoa(r.P), r.RankList, strconv.FormatUint(uint64(r.HZ), 10), g(r.TotalSeconds), r.Time, r.DominantActivity,
+			r.DominantRegion, strconv.Itoa(r.Truncated), r.Criterion, m(r.Cut), m(r.CutA)}})
 	var rows [][]string
 	for _, a := range r.Activities {
-		rows = append(rows, []string{a.Name, g(a.Seconds), g(a.Share), m(a.ID), m(a.SID), strconv.Itoa(a.Regions), a.Heaviest})
+		rows = append(rows, []string{a.Name, g(a.Seconds), g(a.Share), m(a.ID), m(a.SID), strconv.Itoa(a.Regions), a.Heaviest, a.Lightest,
+			strconv.FormatBool(a.Candidate)})
 	}
-	table("activities", []string{"activity", "seconds", "share", "id_a", "sid_a", "regions", "heaviest_region"}, rows)
+	table("activities", []string{"activity", "seconds", "share", "id_a", "sid_a", "regions", "heaviest_region", "lightest_region", "candidate"}, rows)
 	rows = nil
 	for _, x := range r.Regions {
 		rows = append(rows, []string{x.Name, x.Activity, g(x.Seconds), g(x.Share), m(x.ID), m(x.SID),
 			g(x.Mean), g(x.Median), g(x.Min), strconv.Itoa(x.MinRank), g(x.Max), strconv.Itoa(x.MaxRank), strconv.Itoa(x.ZeroRanks),
 			g(x.Stdev), m(x.CV), m(x.MaxOverMean), m(x.Low), m(x.High), strconv.FormatBool(x.Exact),
-			strconv.FormatUint(x.Calls, 10), g(x.CallsMean), m(x.CallsID)})
+			strconv.FormatUint(x.Calls, 10), g(x.CallsMean), m(x.CallsID), strconv.FormatBool(x.Candidate)})
 	}
 	table("regions", []string{"region", "activity", "seconds", "share", "id_c", "sid_c",
 		"mean", "median", "min", "min_rank", "max", "max_rank", "zero_ranks", "stdev", "cv", "max_over_mean", "low15", "high15", "low_high_exact",
-		"calls", "calls_mean", "id_calls"}, rows)
+		"calls", "calls_mean", "id_calls", "candidate"}, rows)
 	rows = nil
 	for i, name := range r.Matrix.Regions {
 		for j, a := range r.Matrix.Activities {
@@ -266,6 +314,24 @@ func RankJSON(w io.Writer, r *ranks.Report) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)
+}
+
+// candidateLine names the candidates for tuning and the criterion that
+// picked them.
+func candidateLine(bw *bufio.Writer, what, index, criterion string, cut ranks.Metric, names []string) {
+	if !cut.Defined {
+		return
+	}
+	if len(names) == 0 {
+		fmt.Fprintf(bw, "No candidates among the %s: none has a %s %s (%s) above zero.\n\n", what, index, criterion, cut.Format(5))
+		return
+	}
+	const most = 8
+	list := strings.Join(names[:min(most, len(names))], ", ")
+	if len(names) > most {
+		list += fmt.Sprintf(" and %d more", len(names)-most)
+	}
+	fmt.Fprintf(bw, "Candidates for tuning among the %s (%s %s, %s): %s.\n\n", what, index, criterion, cut.Format(5), list)
 }
 
 // shortRanks writes a cluster's ranks for the text report: as ranges

@@ -57,7 +57,7 @@ func TestRankText(t *testing.T) {
 		"Activities, most costly imbalance (SID_A) first:",
 		"Code regions, most costly imbalance (SID_C) first (5 of 5):",
 		"Spread of the ranks' times",
-		"Index of dispersion ID_ij",
+		"Time of each activity in the top regions (seconds, the paper's Table 6) and its\nindex of dispersion over the ranks (ID_ij, Table 7):",
 		"Clusters of ranks",
 		"0-252 every 4th",
 		"Clusters of code regions",

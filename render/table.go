@@ -28,11 +28,10 @@ func newTextTable(cols ...string) *textTable {
 // row adds a row of cells.
 func (t *textTable) row(cells ...string) { t.rows = append(t.rows, cells) }
 
-// write prints the table, each line after indent.
-func (t *textTable) write(w *bufio.Writer, indent string) {
-	all := append([][]string{t.head}, t.rows...)
+// widths returns each column's width.
+func (t *textTable) widths() []int {
 	var width []int
-	for _, r := range all {
+	for _, r := range append([][]string{t.head}, t.rows...) {
 		for i, c := range r {
 			if i >= len(width) {
 				width = append(width, 0)
@@ -40,6 +39,42 @@ func (t *textTable) write(w *bufio.Writer, indent string) {
 			width[i] = max(width[i], len(c))
 		}
 	}
+	return width
+}
+
+// colGroup is a title over the columns from First to Last.
+type colGroup struct {
+	First, Last int
+	Title       string
+}
+
+// writeGroups prints a line of group titles above the table's header,
+// each centred over its columns (at least starting at its first column).
+func (t *textTable) writeGroups(w *bufio.Writer, indent string, groups []colGroup) {
+	width := t.widths()
+	start := make([]int, len(width)+1)
+	for i, wd := range width {
+		start[i+1] = start[i] + wd + 2
+	}
+	var line []byte
+	for _, g := range groups {
+		span := start[g.Last+1] - 2 - start[g.First]
+		at := start[g.First] + max(0, (span-len(g.Title))/2)
+		for len(line) < at {
+			line = append(line, ' ')
+		}
+		if len(line) > at && len(line) > 0 {
+			line = append(line, ' ')
+		}
+		line = append(line, g.Title...)
+	}
+	w.WriteString(indent + strings.TrimRight(string(line), " ") + "\n")
+}
+
+// write prints the table, each line after indent.
+func (t *textTable) write(w *bufio.Writer, indent string) {
+	all := append([][]string{t.head}, t.rows...)
+	width := t.widths()
 	for _, r := range all {
 		var line strings.Builder
 		line.WriteString(indent)

@@ -34,6 +34,9 @@ func (w *Writer) Float(v float64) {
 // String appends s.
 func (w *Writer) String(s string) { w.Uint(uint64(len(s))); w.buf = append(w.buf, s...) }
 
+// Raw appends b as it is (a field of fixed length).
+func (w *Writer) Raw(b []byte) { w.buf = append(w.buf, b...) }
+
 // Bool appends b as 0 or 1.
 func (w *Writer) Bool(b bool) {
 	if b {
@@ -55,15 +58,20 @@ func (w *Writer) File(signature string, version uint32) []byte {
 }
 
 // FormatError reports a file that cannot be read: Offset is the byte
-// offset of the faulty field in the file.
+// offset of the faulty field in the file, or -1 when the fault is not in
+// one field (fields that disagree with each other).
 type FormatError struct {
 	File   string
 	Offset int
 	Msg    string
 }
 
-// Error formats the error as "FILE: offset 0xOFF: MESSAGE".
+// Error formats the error as "FILE: offset 0xOFF: MESSAGE", or
+// "FILE: MESSAGE" without an offset.
 func (e *FormatError) Error() string {
+	if e.Offset < 0 {
+		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	}
 	return fmt.Sprintf("%s: offset %#x: %s", e.File, e.Offset, e.Msg)
 }
 
@@ -106,11 +114,18 @@ func Open(data []byte, name, signature string, version uint32, what string) (*Re
 
 // Fail records a problem found at the current offset, unless one was
 // found before.
-func (r *Reader) Fail(format string, args ...any) {
+func (r *Reader) Fail(format string, args ...any) { r.FailAt(r.off, format, args...) }
+
+// FailAt records a problem of the field at file offset off (from Offset),
+// unless one was found before.
+func (r *Reader) FailAt(off int, format string, args ...any) {
 	if r.err == nil {
-		r.err = &FormatError{File: r.name, Offset: r.off, Msg: fmt.Sprintf(format, args...)}
+		r.err = &FormatError{File: r.name, Offset: off, Msg: fmt.Sprintf(format, args...)}
 	}
 }
+
+// Offset returns the file offset of the next field, for FailAt.
+func (r *Reader) Offset() int { return r.off }
 
 // Err returns the first problem, or nil.
 func (r *Reader) Err() error { return r.err }
@@ -195,6 +210,20 @@ func (r *Reader) String(what string) string {
 	s := string(r.data[r.off : r.off+n])
 	r.off += n
 	return s
+}
+
+// Bytes reads n raw bytes (a slice of the file's data).
+func (r *Reader) Bytes(what string, n int) []byte {
+	if r.err != nil {
+		return nil
+	}
+	if n < 0 || len(r.data)-r.off < n {
+		r.Fail("truncated in %s", what)
+		return nil
+	}
+	b := r.data[r.off : r.off+n]
+	r.off += n
+	return b
 }
 
 // Bool reads a 0 or 1.

@@ -60,3 +60,27 @@ func TestOpenRefuses(t *testing.T) {
 	assert.Zero(t, r.Count("items", 2), "5 items of 2 bytes cannot follow in 0 bytes")
 	assert.ErrorContains(t, r.Err(), "items 5 is more than the 0 bytes left can hold")
 }
+
+// TestFailAtAndBytes checks raw bytes, an error placed at an earlier
+// field's offset, and an error that has no offset.
+func TestFailAtAndBytes(t *testing.T) {
+	w := &Writer{}
+	w.Raw([]byte("abc"))
+	w.Uint(9)
+	r, err := Open(w.File("EGPTESTS", 1), "f", "EGPTESTS", 1, "a test file")
+	require.NoError(t, err)
+	assert.Equal(t, []byte("abc"), r.Bytes("name", 3))
+	at := r.Offset()
+	assert.Equal(t, HeaderSize+3, at)
+	assert.Equal(t, uint64(9), r.Uint("count"))
+	r.FailAt(at, "count %d is too large", 9)
+	r.Fail("a later problem is not kept")
+	assert.EqualError(t, r.Err(), "f: offset 0x1b: count 9 is too large")
+	assert.Nil(t, r.Bytes("more", 1), "nothing is read after a problem")
+	assert.EqualError(t, &FormatError{File: "f", Offset: -1, Msg: "ranks out of order"}, "f: ranks out of order")
+
+	r, err = Open(w.File("EGPTESTS", 1), "f", "EGPTESTS", 1, "a test file")
+	require.NoError(t, err)
+	assert.Nil(t, r.Bytes("name", 5))
+	assert.EqualError(t, r.Err(), "f: offset 0x18: truncated in name")
+}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"debug/elf"
 	"fmt"
@@ -21,6 +20,7 @@ import (
 
 	"github.com/egprof/egprof/gmon"
 	"github.com/egprof/egprof/internal/atomicfile"
+	"github.com/egprof/egprof/internal/testenv"
 )
 
 // Accumulating runs from many processes at once needs real processes: the
@@ -90,21 +90,17 @@ func startAll(t *testing.T, egprof, dir string, n int, args func(i int) []string
 	}
 }
 
-// flatCalls returns the calls column of a brief flat profile, by function.
+// flatCalls returns the calls column of a brief flat profile, by
+// function (the rows that print calls).
 func flatCalls(t *testing.T, report string) map[string]int64 {
 	t.Helper()
+	rows, err := testenv.ParseFlat(report)
+	require.NoError(t, err, report)
 	calls := map[string]int64{}
-	sc := bufio.NewScanner(strings.NewReader(report))
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) != 7 {
-			continue
+	for _, r := range rows {
+		if r.HasCalls {
+			calls[r.Name] = int64(r.Calls)
 		}
-		n, err := strconv.ParseInt(f[3], 10, 64)
-		if err != nil {
-			continue
-		}
-		calls[f[6]] = n
 	}
 	require.NotEmpty(t, calls, "no flat profile in:\n%s", report)
 	return calls

@@ -13,6 +13,7 @@ import (
 
 	"github.com/egprof/egprof/callgraph"
 	"github.com/egprof/egprof/diff"
+	"github.com/egprof/egprof/experiment"
 	"github.com/egprof/egprof/gmon"
 	"github.com/egprof/egprof/internal/atomicfile"
 	"github.com/egprof/egprof/internal/oserr"
@@ -272,6 +273,9 @@ func (c *config) loadProfiles(tab *symtab.Table, files []string, stdin io.Reader
 		if err != nil {
 			return fail("%s: %s\n", name, oserr.Text(err))
 		}
+		if why := summaryGivenAsProfile(data); why != "" {
+			return fail("%s: %s %s\n", c.argv0, name, why)
+		}
 		f, err := prof.AddData(data, name)
 		if err != nil {
 			return fail("%s: %v\n", c.argv0, err)
@@ -518,6 +522,19 @@ func (c *config) graphSelection(d *diff.Profile) (diff.GraphOptions, error) {
 		sel.Focus = append(sel.Focus, found...)
 	}
 	return sel, nil
+}
+
+// summaryGivenAsProfile says what an egprof summary file given where a
+// profile data file is read is, and how to read it ("" when data is not
+// a summary).
+func summaryGivenAsProfile(data []byte) string {
+	switch {
+	case ranks.IsSummary(data):
+		return "is an egprof rank summary (written by --ranks --save-summary), not a profile data file: add --ranks to read it"
+	case experiment.IsSummary(data):
+		return "is an egprof experiment summary, not a profile data file: give it with --experiment"
+	}
+	return ""
 }
 
 // readProfileFile reads a whole data file; "-" is standard input.

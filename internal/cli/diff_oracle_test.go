@@ -28,23 +28,13 @@ func gprofFlat(t *testing.T, prog string, gmonFiles ...string) map[string]gprofF
 	t.Helper()
 	args := append([]string{"-b", "-p", "--no-demangle", prog}, gmonFiles...)
 	out := testenv.Output(t, testenv.Gprof(t), "", args...)
+	parsed, err := testenv.ParseFlat(out)
+	require.NoError(t, err, out)
 	rows := map[string]gprofFlatRow{}
-	for _, line := range strings.Split(out, "\n")[5:] {
-		if len(line) < 55 {
-			continue
-		}
-		f := strings.Fields(line[:54])
-		self, err := strconv.ParseFloat(f[2], 64)
-		require.NoError(t, err, line)
-		var calls uint64
-		if len(f) > 3 {
-			calls, err = strconv.ParseUint(f[3], 10, 64)
-			require.NoError(t, err, line)
-		}
-		name := line[54:]
-		_, dup := rows[name]
-		require.False(t, dup, "same-named functions are not used in this test: %s", name)
-		rows[name] = gprofFlatRow{self, calls}
+	for _, r := range parsed {
+		_, dup := rows[r.Name]
+		require.False(t, dup, "same-named functions are not used in this test: %s", r.Name)
+		rows[r.Name] = gprofFlatRow{r.Self, r.Calls}
 	}
 	return rows
 }

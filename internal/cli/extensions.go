@@ -264,6 +264,13 @@ func optionTable() []optionDef {
 		{name: "rank-top", metavar: "N", modes: modeRanks, selects: modeRanks,
 			help: "the number of code regions the rank analysis shows in detail (default 20)",
 			set:  setRankTop},
+		{name: "rank-time", metavar: "self|inclusive", modes: modeRanks, selects: modeRanks,
+			help: "a region's time: its self time with the time of the activity functions it calls (default), " +
+				"or with the time of everything it calls (gprof's self plus children)",
+			set: setRankTime},
+		{name: "rank-criterion", metavar: "max|pN|X", modes: modeRanks, selects: modeRanks,
+			help: "the candidates for tuning: the largest scaled index (default), those at or above its N-th percentile, or above X",
+			set:  setRankCriterion},
 	}
 }
 
@@ -603,6 +610,23 @@ func setRegions(e *extConfig, v string) error {
 		return err
 	}
 	e.rank.regions = v
+	return nil
+}
+
+func setRankTime(e *extConfig, v string) error {
+	if err := ranks.CheckTime(v); err != nil {
+		return err
+	}
+	e.rank.time = v
+	return nil
+}
+
+func setRankCriterion(e *extConfig, v string) error {
+	c, err := ranks.ParseCriterion(v)
+	if err != nil {
+		return err
+	}
+	e.rank.criterion = c
 	return nil
 }
 

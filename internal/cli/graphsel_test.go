@@ -4,9 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -16,18 +14,12 @@ import (
 	"github.com/egprof/egprof/internal/testenv"
 )
 
-// gprofEntry is one primary entry of GNU gprof's call graph: the
-// function's self and children seconds and the names on its parent and
-// child lines.
+// gprofEntry is one entry of GNU gprof's call graph, with the names on
+// its parent and child lines.
 type gprofEntry struct {
 	self, children   float64
 	callers, callees []string
 }
-
-var (
-	gprofPrimary = regexp.MustCompile(`^\[\d+\]\s+[0-9.]+\s+([0-9.]+)\s+([0-9.]+)\s+(?:[0-9+]+\s+)?(\S+)(?: <cycle \d+>)? \[\d+\]$`)
-	gprofOther   = regexp.MustCompile(`^\s+(?:[0-9.]+\s+[0-9.]+\s+)?[0-9+/]+\s+(\S+)(?: <cycle \d+>)? \[\d+\]$`)
-)
 
 // gprofCallGraph runs GNU gprof -b -q --no-demangle (with extra options)
 // and reads its entries by name; cycles as a whole are left out.
@@ -35,29 +27,19 @@ func gprofCallGraph(t *testing.T, prog, gmon string, extra ...string) map[string
 	t.Helper()
 	args := append(append([]string{"-b", "-q", "--no-demangle"}, extra...), prog, gmon)
 	out := testenv.Output(t, testenv.Gprof(t), "", args...)
+	parsed, err := testenv.ParseCallGraph(out)
+	require.NoError(t, err, out)
+	names := func(lines []testenv.CallGraphLine) []string {
+		var n []string
+		for _, l := range lines {
+			n = append(n, l.Name)
+		}
+		return n
+	}
 	entries := map[string]*gprofEntry{}
-	var before []string // parent lines seen since the last separator
-	var cur *gprofEntry
-	for _, line := range strings.Split(out, "\n") {
-		switch {
-		case strings.HasPrefix(line, "-----"):
-			before, cur = nil, nil
-		case strings.Contains(line, "<cycle") && strings.Contains(line, "as a whole>"):
-			cur = nil
-			before = nil
-		case gprofPrimary.MatchString(line):
-			m := gprofPrimary.FindStringSubmatch(line)
-			self, _ := strconv.ParseFloat(m[1], 64)
-			children, _ := strconv.ParseFloat(m[2], 64)
-			cur = &gprofEntry{self: self, children: children, callers: before}
-			entries[m[3]] = cur
-		case gprofOther.MatchString(line):
-			name := gprofOther.FindStringSubmatch(line)[1]
-			if cur == nil {
-				before = append(before, name)
-			} else {
-				cur.callees = append(cur.callees, name)
-			}
+	for _, e := range parsed {
+		if !e.WholeCycle {
+			entries[e.Name] = &gprofEntry{e.Self, e.Children, names(e.Callers), names(e.Callees)}
 		}
 	}
 	require.NotEmpty(t, entries, out)

@@ -151,67 +151,45 @@ type ppGprofFunc struct {
 	inFlat, inGraph, inCycle  bool
 }
 
-var ppPrimaryLine = regexp.MustCompile(`^\[\d+\]\s+[\d.]+\s+([\d.]+)\s+([\d.]+)\s+(?:(\d+)(?:\+\d+)?\s+)?(.*) \[\d+\]$`)
-
 // ppParseGprof reads a gprof -b report holding the flat profile and the call
 // graph. Same-named functions (statics of different files) are listed
 // under their name once per function.
 func ppParseGprof(t *testing.T, report string) map[string][]*ppGprofFunc {
 	t.Helper()
 	funcs := map[string][]*ppGprofFunc{}
-	lines := strings.Split(report, "\n")
-	require.True(t, strings.HasPrefix(lines[0], "Flat profile:"), report)
-	k := 5
-	var flatNames []string
-	for ; k < len(lines) && lines[k] != "" && lines[k] != "\f"; k++ {
-		line := lines[k]
-		require.Greater(t, len(line), 54, line)
-		f := strings.Fields(line[:54])
-		self, err := strconv.ParseFloat(f[2], 64)
-		require.NoError(t, err, line)
-		var calls uint64
-		if len(f) > 3 {
-			calls, err = strconv.ParseUint(f[3], 10, 64)
-			require.NoError(t, err, line)
-		}
-		name := line[54:]
-		flatNames = append(flatNames, name)
-		funcs[name] = append(funcs[name], &ppGprofFunc{self: self, calls: calls, inFlat: true})
+	require.True(t, strings.HasPrefix(report, "Flat profile:"), report)
+	flat, err := testenv.ParseFlat(report)
+	require.NoError(t, err, report)
+	require.NotEmpty(t, flat)
+	for _, r := range flat {
+		funcs[r.Name] = append(funcs[r.Name], &ppGprofFunc{self: r.Self, calls: r.Calls, inFlat: true})
 	}
+	entries, err := testenv.ParseCallGraph(report)
+	require.NoError(t, err, report)
 	// A primary line pairs with a flat row of its name and self time
 	// (same-named functions with equal self times are interchangeable
 	// here: they are compared as sums).
-	for ; k < len(lines); k++ {
-		m := ppPrimaryLine.FindStringSubmatch(lines[k])
-		if m == nil || strings.HasPrefix(m[4], "<cycle ") {
+	for _, e := range entries {
+		if e.WholeCycle {
 			continue
 		}
-		name, inCycle := m[4], false
-		if i := strings.LastIndex(name, " <cycle "); i >= 0 && strings.HasSuffix(name, ">") {
-			name, inCycle = name[:i], true
-		}
-		self, err := strconv.ParseFloat(m[1], 64)
-		require.NoError(t, err)
-		children, err := strconv.ParseFloat(m[2], 64)
-		require.NoError(t, err)
 		var fn *ppGprofFunc
-		for _, f := range funcs[name] {
-			if !f.inGraph && math.Abs(f.self-self) < 1e-9 {
+		for _, f := range funcs[e.Name] {
+			if !f.inGraph && math.Abs(f.self-e.Self) < 1e-9 {
 				fn = f
 				break
 			}
 		}
 		if fn == nil {
 			fn = &ppGprofFunc{}
-			funcs[name] = append(funcs[name], fn)
+			funcs[e.Name] = append(funcs[e.Name], fn)
 		}
-		fn.inGraph, fn.inCycle, fn.graphSelf, fn.children = true, inCycle, self, children
-		if m[3] != "" && !fn.inFlat {
-			fn.calls, err = strconv.ParseUint(m[3], 10, 64)
+		fn.inGraph, fn.inCycle, fn.graphSelf, fn.children = true, e.Cycle != 0, e.Self, e.Children
+		if called, _, _ := strings.Cut(e.Called, "+"); called != "" && !fn.inFlat {
+			fn.calls, err = strconv.ParseUint(called, 10, 64)
 			require.NoError(t, err)
 		}
 	}
-	require.NotEmpty(t, flatNames)
 	return funcs
 }
 

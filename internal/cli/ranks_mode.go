@@ -28,6 +28,8 @@ type rankOptions struct {
 	plots       string   // --rank-plots directory
 	saveSummary string   // --save-summary file
 	top         int      // --rank-top
+	time        string   // --rank-time
+	criterion   ranks.Criterion
 }
 
 // reportRanks runs the rank aggregation: it reads every rank's file (and
@@ -72,6 +74,9 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 		}
 		inputs[i] = in
 	}
+	if err := ranks.CheckDistinct(inputs); err != nil {
+		return fail("%s: %v\n", c.argv0, err)
+	}
 	if err := ranks.AssignRanks(inputs, o.pattern); err != nil {
 		return fail("%s: %v\n", c.argv0, err)
 	}
@@ -93,11 +98,13 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 		c.ext.pprof != "" || c.ext.wantsGraphFiles()
 	bar := newProgressBar(stderr)
 	res, err := ranks.Collect(anaTab, layout, inputs, ranks.CollectOptions{
-		Exe:      filepath.Base(c.image),
-		Format:   c.format,
-		Sum:      classic || o.saveSummary != "",
-		Progress: bar.update,
-		Belongs:  c.ownSymbols(anaTab),
+		Exe:          filepath.Base(c.image),
+		Format:       c.format,
+		Sum:          classic || o.saveSummary != "",
+		KeepHeaviest: o.saveSummary != "",
+		Shown:        o.top,
+		Progress:     bar.update,
+		Belongs:      c.ownSymbols(anaTab),
 		OnFile: func(f *gmon.File, p *gmon.Profile) {
 			if c.style&styleInfo != 0 {
 				printFileInfo(stdout, f, p)
@@ -142,7 +149,7 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 		afterOther = cw.n > 0
 	}
 
-	rep := ranks.Analyze(res.Summary, ranks.AnalyzeOptions{Top: o.top, Naming: c.textOptions().Naming()})
+	rep := ranks.Analyze(res.Summary, ranks.AnalyzeOptions{Top: o.top, Naming: c.textOptions().Naming(), Criterion: o.criterion})
 	switch format {
 	case "tsv":
 		err = render.RankTSV(stdout, rep)
@@ -166,11 +173,13 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 	return 0
 }
 
-// rankConfig returns the grouping asked for on the command line; without
-// --regions and --activity, the one the first summary was made with.
+// rankConfig returns the grouping asked for on the command line; what it
+// leaves out (--regions, --activity, --rank-time) is the first summary's,
+// else the default.
 func (c *config) rankConfig(inputs []ranks.Input, firstSummary string) (ranks.Config, error) {
 	o := &c.ext.rank
-	if o.regions == "" && len(o.activities) == 0 && firstSummary != "" {
+	var cfg ranks.Config
+	if firstSummary != "" {
 		var data []byte
 		var err error
 		for _, in := range inputs {
@@ -187,15 +196,23 @@ func (c *config) rankConfig(inputs []ranks.Input, firstSummary string) (ranks.Co
 		if err != nil {
 			return ranks.Config{}, err
 		}
-		return s.Config, nil
+		cfg = s.Config
 	}
-	cfg := ranks.Config{Regions: o.regions}
-	for _, a := range o.activities {
-		act, err := ranks.ParseActivity(a)
-		if err != nil {
-			return cfg, err
+	if o.regions != "" {
+		cfg.Regions = o.regions
+	}
+	if o.time != "" {
+		cfg.Time = o.time
+	}
+	if len(o.activities) > 0 {
+		cfg.Activities = nil
+		for _, a := range o.activities {
+			act, err := ranks.ParseActivity(a)
+			if err != nil {
+				return cfg, err
+			}
+			cfg.Activities = append(cfg.Activities, act)
 		}
-		cfg.Activities = append(cfg.Activities, act)
 	}
 	return cfg, nil
 }

@@ -146,6 +146,7 @@ func TestRanksErrors(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "cut.sum"), good[:len(good)/2], 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "gmon.rank0.999"), nil, 0o644))
+	require.NoError(t, os.Symlink(files[0], filepath.Join(dir, "link.rank7")))
 	demo, err := filepath.Abs("testdata/demo")
 	require.NoError(t, err)
 	_, _, code = rankInDir(t, dir, "--ranks", "-P", "-Q", "--save-summary=demo.sum", filepath.Join(demo, "prog"), filepath.Join(demo, "gmon.out"))
@@ -157,7 +158,7 @@ func TestRanksErrors(t *testing.T) {
 		msg  string
 	}{
 		{"duplicate rank", []string{"prog", files[0], "gmon.rank0.999"}, "rank 0 given twice: " + filepath.Join(dir, "gmon.rank0.100") + " and " + filepath.Join(dir, "gmon.rank0.999")},
-		{"truncated summary", []string{"prog", "cut.sum"}, "cut.sum: offset 0xc: header says"},
+		{"truncated summary", []string{"prog", "cut.sum"}, "cut.sum: offset 0xc: the header says"},
 		{"empty gmon file", []string{"prog", files[1], "gmon.rank0.999"}, "gmon.rank0.999: offset 0x0: file too short"},
 		{"missing file", []string{"prog", files[0], "gmon.rank5.1"}, "gmon.rank5.1: No such file or directory"},
 		{"foreign summary", []string{"prog", files[1], "demo.sum"}, "demo.sum: made for another executable"},
@@ -168,6 +169,15 @@ func TestRanksErrors(t *testing.T) {
 		{"bad format", []string{"--format=xml", "prog", files[0]}, "--format takes text, tsv or json"},
 		{"with diff", []string{"--diff=" + files[1], "prog", files[0]}, "does not combine with the rank analysis"},
 		{"plots into a file", []string{"--rank-plots=good.sum", "prog", files[0]}, "--rank-plots"},
+		{"bad rank time", []string{"--rank-time=children", "prog", files[0]}, `--rank-time takes self or inclusive, not "children"`},
+		{"inclusive file regions", []string{"--rank-time=inclusive", "--regions=file", "prog", files[0]}, "--rank-time=inclusive needs one region per function, not --regions=file"},
+		{"bad criterion", []string{"--rank-criterion=p0", "prog", files[0]}, `--rank-criterion: "p0" is not a percentile`},
+		{"bad threshold", []string{"--rank-criterion=most", "prog", files[0]}, `--rank-criterion takes max, pN (a percentile) or a threshold of the scaled index, not "most"`},
+		// Overlapping inputs name both.
+		{"same file twice", []string{"prog", files[0], files[0]}, filepath.Join(dir, files[0]) + " is given twice"},
+		{"a file and a link to it", []string{"prog", files[0], "link.rank7"}, filepath.Join(dir, files[0]) + " and " + filepath.Join(dir, "link.rank7") + " are the same file"},
+		{"a summary and a file it holds", []string{"prog", "good.sum", files[0]}, "rank 0 appears twice: " + filepath.Join(dir, files[0]) + " and " + filepath.Join(dir, files[0]) + " (in the summary " + filepath.Join(dir, "good.sum") + ")"},
+		{"a summary twice", []string{"prog", "good.sum", "good.sum"}, filepath.Join(dir, "good.sum") + " is given twice"},
 	}
 	for _, tt := range tests {
 		out, stderr, code := rankInDir(t, dir, append([]string{"--ranks", "-P", "-Q"}, tt.args...)...)
@@ -179,8 +189,27 @@ func TestRanksErrors(t *testing.T) {
 	}
 }
 
+// A summary given where a profile data file is read says what it is and
+// how to read it.
+func TestSummaryWithoutRanks(t *testing.T) {
+	dir, files := rankCopies(t, "ranks")
+	_, stderr, code := rankInDir(t, dir, "--ranks", "-P", "-Q", "--save-summary=r.sum", "prog", files[0])
+	require.Zero(t, code, stderr)
+	sum := filepath.Join(dir, "r.sum")
+	for _, args := range [][]string{
+		{"-b", "prog", "r.sum"},
+		{"-b", "-p", "prog", files[1], "r.sum"},
+		{"-s", "prog", "r.sum"},
+	} {
+		out, stderr, code := rankInDir(t, dir, args...)
+		assert.Equal(t, 1, code, "%v", args)
+		assert.Empty(t, out)
+		assert.Equal(t, "egprof: "+sum+" is an egprof rank summary (written by --ranks --save-summary), not a profile data file: add --ranks to read it\n", stderr, "%v", args)
+	}
+}
+
 // The machine-readable formats carry every table, with undefined values
-// spelled out (TSV) or null (JSON).
+// as the token n/d (TSV) or null (JSON).
 func TestRanksFormats(t *testing.T) {
 	dir, files := rankCopies(t, "ranks")
 	tsv, stderr, code := rankInDir(t, dir, append([]string{"--ranks", "-P", "-Q", "--format=tsv", "prog"}, files...)...)
@@ -208,7 +237,8 @@ func TestRanksFormats(t *testing.T) {
 		}
 	}
 	assert.Equal(t, "local_norm", tables["regions"][1][0], "most costly imbalance first")
-	assert.Contains(t, tsv, "undefined")
+	assert.Contains(t, tsv, "\tn/d\t", "an undefined index is the token n/d")
+	assert.NotContains(t, tsv, "undefined")
 	nan := regexp.MustCompile(`(?i)(^|\t)[+-]?(nan|inf)(\t|$)`)
 	for _, line := range strings.Split(tsv, "\n") {
 		assert.False(t, nan.MatchString(line), "%q", line)
@@ -278,24 +308,17 @@ type rankFlatRow struct {
 func rankFlat(t *testing.T, dir, prog, file string) map[string]rankFlatRow {
 	t.Helper()
 	out := testenv.Output(t, testenv.Gprof(t), dir, "-b", "-p", "--no-demangle", prog, file)
+	parsed, err := testenv.ParseFlat(out)
+	require.NoError(t, err, out)
 	rows := map[string]rankFlatRow{}
-	for _, line := range strings.Split(out, "\n")[5:] {
-		if len(line) < 55 {
-			continue
+	for _, r := range parsed {
+		row := rankFlatRow{seconds: r.Self, err: 0.005}
+		if r.HasCalls {
+			row.calls = r.Calls
+			row.seconds = r.SelfPerCall * float64(r.Calls) / 1000
+			row.err = 0.005 * float64(r.Calls) / 1000
 		}
-		f := strings.Fields(line[:54])
-		self, err := strconv.ParseFloat(f[2], 64)
-		require.NoError(t, err, line)
-		row := rankFlatRow{seconds: self, err: 0.005}
-		if len(f) >= 5 {
-			row.calls, err = strconv.ParseUint(f[3], 10, 64)
-			require.NoError(t, err, line)
-			perCall, err := strconv.ParseFloat(f[4], 64)
-			require.NoError(t, err, line)
-			row.seconds = perCall * float64(row.calls) / 1000
-			row.err = 0.005 * float64(row.calls) / 1000
-		}
-		rows[line[54:]] = row
+		rows[r.Name] = row
 	}
 	return rows
 }
@@ -314,23 +337,27 @@ func rankDispersion(v []float64) float64 {
 	return math.Sqrt(d)
 }
 
-// rankDispersionBound is how far dispersion can move when each value moves by
-// up to its rounding error: the largest change over the corners of the
-// box of values.
+// rankDispersionBound is how far the dispersion of values each within
+// errs[p] of v[p] can lie from that of v: the index is the Euclidean
+// distance of the shares from the equal share, so it moves at most by the
+// norm of the shares' change, and a share v/S moves at most by
+// (e + (v/S)·Σe)/(S − Σe). Without a bound (the errors could make every
+// value zero) it is +Inf.
 func rankDispersionBound(v, errs []float64) float64 {
-	base := rankDispersion(v)
-	worst := 0.0
-	w := make([]float64, len(v))
-	for mask := range 1 << len(v) {
-		for i := range v {
-			w[i] = v[i] - errs[i]
-			if mask>>i&1 == 1 {
-				w[i] = v[i] + errs[i]
-			}
-		}
-		worst = math.Max(worst, math.Abs(rankDispersion(w)-base))
+	var s, se float64
+	for p := range v {
+		s += v[p]
+		se += errs[p]
 	}
-	return worst
+	if s <= se {
+		return math.Inf(1)
+	}
+	var d float64
+	for p := range v {
+		x := (errs[p] + v[p]/s*se) / (s - se)
+		d += x * x
+	}
+	return math.Sqrt(d)
 }
 
 // The MPI integration test: a small MPI program with a deliberate
@@ -467,6 +494,9 @@ func TestRanksTextAligned(t *testing.T) {
 	checked := 0
 	for _, b := range blocks {
 		lines := strings.Split(strings.TrimRight(b, "\n"), "\n")
+		if len(lines) > 2 && strings.HasSuffix(lines[1], "name") {
+			lines = lines[1:] // a line of group titles above the header
+		}
 		if len(lines) < 2 || !strings.HasSuffix(lines[0], "name") {
 			continue
 		}

@@ -40,8 +40,14 @@ func ExperimentCharts(res *experiment.Result) (charts []Chart, skipped []string,
 		if s.Combination != "" {
 			suffix = "-" + fileSafe(s.Combination)
 		}
-		for k, f := range s.Functions[:min(len(s.Functions), plotFunctions)] {
-			p, err := timePlot(res, s, &f)
+		shown := s.Functions[:min(len(s.Functions), plotFunctions)]
+		names := make([]string, len(shown))
+		for k := range shown {
+			names[k] = shown[k].Name
+		}
+		titles := chartLabels(names)
+		for k, f := range shown {
+			p, err := timePlot(res, s, &f, titles[k])
 			if err != nil {
 				return nil, nil, err
 			}
@@ -194,10 +200,10 @@ func geometric(lo, hi float64, n int) []float64 {
 }
 
 // timePlot draws one function's time against p, a series per work, with
-// the fitted model at each work.
-func timePlot(res *experiment.Result, s *experiment.ScalaReport, f *experiment.FunctionScaling) (*plot.Plot, error) {
+// the fitted model at each work; title names the function (chartLabels).
+func timePlot(res *experiment.Result, s *experiment.ScalaReport, f *experiment.FunctionScaling, title string) (*plot.Plot, error) {
 	p := plot.New()
-	p.Title.Text = f.Name
+	p.Title.Text = title
 	if s.Combination != "" {
 		p.Title.Text += " (" + s.Combination + ")"
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/xml"
 	"fmt"
+	"math"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -58,4 +60,53 @@ func TestRankCharts(t *testing.T) {
 	}
 	_, err := RankCharts(&ranks.Report{})
 	assert.Error(t, err)
+}
+
+// The heat map's colour bar is drawn as rectangles, the map too with few
+// ranks; with many the map is a picture that every viewer draws: labelled
+// PNG (gonum says image/jpg, which librsvg refuses), stretched to its
+// rectangle, and sharp. The rank axis is marked at rank numbers.
+func TestHeatMapPictures(t *testing.T) {
+	for _, tc := range []struct {
+		p      int
+		images int
+	}{{4, 0}, {heatCellsVec/2 + 1, 1}} {
+		charts, err := RankCharts(imbalancedJob(t, tc.p))
+		require.NoError(t, err)
+		var svg bytes.Buffer
+		require.NoError(t, charts[1].WriteSVG(&svg))
+		require.Equal(t, HeatMapPlot, charts[1].Name)
+		out := svg.String()
+		assert.Equal(t, tc.images, strings.Count(out, "<image "), "%d ranks", tc.p)
+		assert.Equal(t, tc.images, strings.Count(out, `<image preserveAspectRatio="none" image-rendering="optimizeSpeed" style="image-rendering:pixelated" `), "%d ranks", tc.p)
+		assert.Equal(t, tc.images, strings.Count(out, "data:image/png;base64,"), "%d ranks", tc.p)
+		assert.NotContains(t, out, "image/jpg")
+		// 96 steps of the colour scale, each a filled path.
+		assert.GreaterOrEqual(t, strings.Count(out, "<path"), 96, "%d ranks", tc.p)
+		if tc.p == 4 {
+			for _, tick := range []string{">0<", ">1<", ">2<", ">3<"} {
+				assert.Contains(t, out, tick, "rank tick")
+			}
+			assert.NotContains(t, out, ">0.5<", "no tick between ranks")
+			assert.NotContains(t, out, ">-0.5<")
+		}
+	}
+}
+
+// Each region's box is drawn on an axis fitted to its own times: the
+// short "exchange" is not squashed against the long "solve".
+func TestBoxPanelsOwnScale(t *testing.T) {
+	rep := imbalancedJob(t, 30)
+	panels, err := boxPanels(rep)
+	require.NoError(t, err)
+	require.Len(t, panels, len(rep.Series.Regions))
+	for k, p := range panels {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, v := range rep.Series.Seconds[k] {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		assert.LessOrEqual(t, p.X.Min, lo, rep.Series.Regions[k])
+		assert.GreaterOrEqual(t, p.X.Max, hi, rep.Series.Regions[k])
+		assert.Less(t, p.X.Max-p.X.Min, 1.2*(hi-lo)+1e-9, "%s: the axis spans the times, not more", rep.Series.Regions[k])
+	}
 }

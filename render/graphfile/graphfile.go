@@ -106,7 +106,7 @@ type graphView struct {
 type viewNode struct {
 	fn         int
 	name       string // unique display name
-	box        string // the name in the box (see boxNames)
+	box        string // the name in the box (see symtab.BoxNames)
 	incl, excl float64
 	relW, relH float64 // 0..1, from |excl| and |incl|
 	fill       int
@@ -222,7 +222,7 @@ func newGraphView(p *diff.Profile, opt Options) *graphView {
 	for k := range v.nodes {
 		full[k] = v.nodes[k].name
 	}
-	for k, b := range boxNames(full) {
+	for k, b := range symtab.BoxNames(full) {
 		v.nodes[k].box = b
 	}
 	// The fill scale is set by the largest change that is not noise.
@@ -304,7 +304,7 @@ func newGraphView(p *diff.Profile, opt Options) *graphView {
 // viaLabel names the functions an elided path passes through: one or two
 // by name, more by the first, the last and their number.
 func (v *graphView) viaLabel(via []int) string {
-	name := func(i int) string { return clip(shortName(v.names[i]), viaNameMax) }
+	name := func(i int) string { return symtab.CutMiddle(symtab.ShortName(v.names[i]), viaNameMax) }
 	switch len(via) {
 	case 1:
 		return "via " + name(via[0])
@@ -472,7 +472,7 @@ func (v *graphView) pruneLines() []string {
 	if len(opt.Focus) > 0 {
 		var names []string
 		for _, i := range opt.Focus {
-			names = append(names, shortName(v.names[i]))
+			names = append(names, symtab.ShortName(v.names[i]))
 		}
 		if len(names) > 3 {
 			names = append(names[:3], fmt.Sprintf("%d more", len(names)-3))
@@ -809,18 +809,7 @@ func edgeLabelColor(c int) int {
 }
 
 // dotName shortens a long name for a DOT label.
-func dotName(s string) string { return clip(s, dotNameMax) }
-
-// clip shortens s to max runes by leaving out its middle, so that both the
-// start and the end of a long C++ name (the class and the method) stay.
-func clip(s string, max int) string {
-	r := []rune(s)
-	if len(r) <= max {
-		return s
-	}
-	head := (max - 3) / 2
-	return string(r[:head]) + "..." + string(r[len(r)-(max-3-head):])
-}
+func dotName(s string) string { return symtab.CutMiddle(s, dotNameMax) }
 
 // dotString quotes s as a DOT string; newlines become centred line breaks.
 func dotString(s string) string {

@@ -174,7 +174,7 @@ func TestGraphGMLAndDOTStructure(t *testing.T) {
 			for _, i := range sel.Nodes {
 				full = append(full, names[i])
 			}
-			boxes := boxNames(full)
+			boxes := symtab.BoxNames(full)
 			seen := map[string]bool{}
 			for _, b := range boxes {
 				assert.False(t, seen[b], "two boxes read %q", b)
