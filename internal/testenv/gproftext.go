@@ -92,7 +92,7 @@ type CallGraphEntry struct {
 	// Called is the called column as printed ("3", "1+4", or "").
 	Called string
 	// Spontaneous reports a "<spontaneous>" parent line.
-	Spontaneous       bool
+	Spontaneous      bool
 	Callers, Callees []CallGraphLine
 }
 
