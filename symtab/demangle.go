@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/ianlancetaylor/demangle"
+
+	cxx "github.com/egprof/egprof/symtab/internal/demangle"
 )
 
 // DemangleStyle is a --demangle=STYLE setting: which of libiberty's
@@ -80,13 +82,15 @@ func demangleCore(s string, style DemangleStyle) (string, bool) {
 		if out, ok := demangleRust(s); ok {
 			return out, true
 		}
-		return demangleCXX(s)
-	case StyleGNUv3, StyleJava:
-		return demangleCXX(s)
+		return cxx.CXX(s)
+	case StyleGNUv3:
+		return cxx.CXX(s)
+	case StyleJava:
+		return cxx.Java(s)
 	case StyleRust:
 		return demangleRust(s)
 	case StyleGNAT:
-		return demangleGNAT(s), true
+		return cxx.GNAT(s), true
 	}
 	return "", false
 }

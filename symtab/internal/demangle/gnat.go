@@ -1,4 +1,4 @@
-package symtab
+package demangle
 
 import "strings"
 
@@ -18,13 +18,13 @@ var gnatSpecials = [...]struct{ code, attr string }{
 	{"_alignment", "'Alignment"}, {"_assign", `.":="`},
 }
 
-// demangleGNAT decodes a GNAT (Ada) symbol name the way libiberty's
+// GNAT decodes a GNAT (Ada) symbol name the way libiberty's
 // ada_demangle does: lower-case identifiers joined by "__" become dotted
 // names, overloading and nesting suffixes are dropped, operators are
 // quoted. A name that is not a GNAT encoding comes back in angle brackets
 // ("<_Z3foov>"), so under --demangle=gnat every name changes unless it is
 // already a plain lower-case Ada name.
-func demangleGNAT(name string) string {
+func GNAT(name string) string {
 	mangled := strings.TrimPrefix(name, "_ada_")
 	if out, ok := decodeGNAT(mangled); ok {
 		return out
@@ -35,7 +35,7 @@ func demangleGNAT(name string) string {
 	return "<" + mangled + ">"
 }
 
-// decodeGNAT is demangleGNAT for a name that is a GNAT encoding; ok is
+// decodeGNAT is GNAT for a name that is a GNAT encoding; ok is
 // false when it is not one.
 func decodeGNAT(m string) (string, bool) {
 	at := func(i int) byte {
@@ -44,8 +44,6 @@ func decodeGNAT(m string) (string, bool) {
 		}
 		return 0
 	}
-	isLower := func(c byte) bool { return c >= 'a' && c <= 'z' }
-	isDigit := func(c byte) bool { return c >= '0' && c <= '9' }
 	if !isLower(at(0)) {
 		return "", false
 	}
