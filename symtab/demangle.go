@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ianlancetaylor/demangle"
-
-	cxx "github.com/egprof/egprof/symtab/internal/demangle"
+	"github.com/egprof/egprof/symtab/internal/demangle"
 )
 
 // DemangleStyle is a --demangle=STYLE setting: which of libiberty's
@@ -19,9 +17,9 @@ const (
 	StyleNone                       // raw names
 	StyleGNUv3                      // C++ only
 	StyleRust                       // Rust only
-	StyleJava                       // GCJ's Java names (spelt here as C++; see demangleCore)
+	StyleJava                       // GCJ's Java names ("_Z...", Java's spelling)
 	StyleGNAT                       // Ada (GNAT) names; others print as "<name>"
-	StyleDLang                      // D names (left raw here; see demangleCore)
+	StyleDLang                      // D names ("_D...")
 )
 
 // ParseDemangleStyle maps a --demangle argument to a style. The names are
@@ -67,53 +65,30 @@ func Demangle(name string, style DemangleStyle) string {
 }
 
 // demangleCore runs libiberty's cplus_demangle for one style on a name
-// without prefix or suffix; ok is false when it returns NULL.
-//
-// Two styles are not reproduced. java prints C++ names with Java's
-// spelling ('.' for "::", no '*', "JArray<T>" as "T[]", return types
-// last); GCJ is gone, so egprof demangles such names as C++. dlang
-// demangles D's "_D..." names, which egprof leaves raw; every other name is
-// raw under dlang in gprof too.
+// without prefix or suffix; ok is false when it returns NULL. auto tries
+// Rust first (legacy Rust names are also valid C++ names), then C++; the
+// other styles try their own language only (Java and D names are left
+// raw under auto, as gprof leaves them); gnat prints a name that is not
+// Ada's in angle brackets, so it never fails.
 func demangleCore(s string, style DemangleStyle) (string, bool) {
 	switch style {
 	case StyleNone:
 		return s, true
 	case StyleAuto:
-		if out, ok := demangleRust(s); ok {
+		if out, ok := demangle.Rust(s); ok {
 			return out, true
 		}
-		return cxx.CXX(s)
+		return demangle.CXX(s)
 	case StyleGNUv3:
-		return cxx.CXX(s)
+		return demangle.CXX(s)
 	case StyleJava:
-		return cxx.Java(s)
+		return demangle.Java(s)
 	case StyleRust:
-		return demangleRust(s)
+		return demangle.Rust(s)
 	case StyleGNAT:
-		return cxx.GNAT(s), true
-	}
-	return "", false
-}
-
-// demangleRust demangles a Rust name, v0 ("_R...") or legacy ("_ZN...E"
-// ending in a "17h" hash), as libiberty's rust_demangle does; ok is false
-// for anything else, C++ names included.
-func demangleRust(s string) (string, bool) {
-	switch {
-	case strings.HasPrefix(s, "_R"):
-		out, err := demangle.ToString(s)
-		return out, err == nil
-	case strings.HasPrefix(s, "_ZN"):
-		// The library reads a legacy Rust name as C++ when it is not
-		// valid Rust; the C++ reading keeps the hash, the Rust one drops it.
-		out, err := demangle.ToString(s)
-		if err != nil {
-			return "", false
-		}
-		if cxx, err := demangle.ToString(s, demangle.NoRust); err == nil && cxx == out {
-			return "", false
-		}
-		return out, true
+		return demangle.GNAT(s), true
+	case StyleDLang:
+		return demangle.D(s)
 	}
 	return "", false
 }

@@ -210,7 +210,7 @@ func TestDemangleMatchesLibiberty(t *testing.T) {
 		{"gnat", StyleGNAT, true},
 		{"none", StyleNone, true},
 		{"java", StyleJava, true},
-		{"dlang", StyleDLang, false},
+		{"dlang", StyleDLang, true},
 	}
 	corpusNames := make([]string, 0, len(corpora))
 	for c := range corpora {

@@ -5,7 +5,7 @@ import "strconv"
 // MaxOutput is the longest demangled name returned; a longer one (which
 // only a name built to nest substitutions can produce) is reported as not
 // demangled. libiberty has no such cap.
-const MaxOutput = 1 << 16
+const MaxOutput = 1 << 18
 
 // maxPrintSteps bounds the printer's work on one name (nodes printed and
 // searched), for the same kind of name: one whose substitutions make the
