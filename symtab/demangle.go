@@ -64,31 +64,23 @@ func Demangle(name string, style DemangleStyle) string {
 	return prefix + out + suffix
 }
 
+// libibertyStyles maps each style to the internal demangler's.
+var libibertyStyles = [...]demangle.Style{
+	StyleAuto:  demangle.Auto,
+	StyleNone:  demangle.None,
+	StyleGNUv3: demangle.GNUv3,
+	StyleRust:  demangle.Rust,
+	StyleJava:  demangle.Java,
+	StyleGNAT:  demangle.GNAT,
+	StyleDLang: demangle.DLang,
+}
+
 // demangleCore runs libiberty's cplus_demangle for one style on a name
-// without prefix or suffix; ok is false when it returns NULL. auto tries
-// Rust first (legacy Rust names are also valid C++ names), then C++; the
-// other styles try their own language only (Java and D names are left
-// raw under auto, as gprof leaves them); gnat prints a name that is not
-// Ada's in angle brackets, so it never fails.
+// without prefix or suffix; ok is false when it returns NULL (see
+// demangle.Demangle).
 func demangleCore(s string, style DemangleStyle) (string, bool) {
-	switch style {
-	case StyleNone:
-		return s, true
-	case StyleAuto:
-		if out, ok := demangle.Rust(s); ok {
-			return out, true
-		}
-		return demangle.CXX(s)
-	case StyleGNUv3:
-		return demangle.CXX(s)
-	case StyleJava:
-		return demangle.Java(s)
-	case StyleRust:
-		return demangle.Rust(s)
-	case StyleGNAT:
-		return demangle.GNAT(s), true
-	case StyleDLang:
-		return demangle.D(s)
+	if style < 0 || int(style) >= len(libibertyStyles) {
+		return "", false
 	}
-	return "", false
+	return demangle.Demangle(s, libibertyStyles[style])
 }

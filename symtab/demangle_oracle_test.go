@@ -15,36 +15,24 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/egprof/egprof/internal/testenv"
 )
 
 // The oracle is libiberty itself: scripts/demangle-oracle.c prints every
 // name as gprof 2.40 does (bfd_demangle with DMGL_ANSI | DMGL_PARAMS, under
 // cplus_demangle_set_style for --demangle=STYLE).
 
-// libibertyHeader and libibertyArchive are where Debian's libiberty-dev
-// puts its files.
-const (
-	libibertyHeader  = "/usr/include/libiberty/demangle.h"
-	libibertyArchive = "/usr/lib/x86_64-linux-gnu/libiberty.a"
-)
-
 // buildDemangleOracle compiles scripts/demangle-oracle.c, or skips the
 // test with the reason when gcc or libiberty is missing.
 func buildDemangleOracle(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("gcc"); err != nil {
-		t.Skip("gcc not found: cannot build the libiberty oracle")
+	bin, err := testenv.DemangleOracle(t, t.TempDir())
+	if errors.Is(err, testenv.ErrNoOracle) {
+		t.Skip(err)
 	}
-	for _, f := range []string{libibertyHeader, libibertyArchive} {
-		if _, err := os.Stat(f); err != nil {
-			t.Skipf("libiberty is not installed (%v); apt-get install libiberty-dev", err)
-		}
-	}
-	bin := filepath.Join(t.TempDir(), "demangle-oracle")
-	cmd := exec.Command("gcc", "-O2", "-I"+filepath.Dir(libibertyHeader), "-o", bin,
-		filepath.Join("..", "scripts", "demangle-oracle.c"), libibertyArchive)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building the oracle: %v\n%s", err, out)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return bin
 }
@@ -145,11 +133,13 @@ func libstdcxxPath(file string) (string, error) {
 
 // demangleCorpora returns the names to compare, by corpus: the test
 // programs' symbols, libstdc++'s (shared library and static archive, read
-// now rather than checked in) and the checked-in tricky names.
+// now rather than checked in), the checked-in tricky names and the inputs
+// of libiberty's own test suites.
 func demangleCorpora(t *testing.T) map[string][]string {
 	t.Helper()
 	corpora := map[string][]string{
-		"tricky": readNameList(t, filepath.Join("..", "testdata", "demangle", "tricky.txt")),
+		"tricky":    readNameList(t, filepath.Join("..", "testdata", "demangle", "tricky.txt")),
+		"libiberty": readNameList(t, filepath.Join("..", "testdata", "demangle", "libiberty-inputs.txt")),
 	}
 	progs, _ := filepath.Glob(filepath.Join("..", "testdata", "progs", "*", "prog"))
 	progs = append(progs, filepath.Join("..", "testdata", "demo", "prog"))

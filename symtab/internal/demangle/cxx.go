@@ -2,26 +2,13 @@ package demangle
 
 import "strings"
 
-// CXX demangles an Itanium C++ ABI name ("_Z...", or GCC's
+// cxxName demangles an Itanium C++ ABI name ("_Z...", or GCC's
 // "_GLOBAL_[._$][ID]_..." constructor and destructor keys) as libiberty's
-// cplus_demangle_v3 does with DMGL_PARAMS | DMGL_ANSI, gprof's flags. ok is
-// false where libiberty returns NULL.
-func CXX(name string) (string, bool) {
-	return demangleCXX(name, 0)
-}
-
-// Java demangles a GCJ name as libiberty's java_demangle_v3: the C++
+// cplus_demangle_v3 does with DMGL_PARAMS | DMGL_ANSI, gprof's flags, or,
+// with optJava|optRetPostfix, as its java_demangle_v3 does: the C++
 // grammar printed with '.' for "::", no '*', JArray<T> as T[] and return
 // types after the parameters.
-func Java(name string) (string, bool) {
-	return demangleCXX(name, optJava|optRetPostfix)
-}
-
-// demangleCXX parses and prints a C++ name with the given options.
-func demangleCXX(s string, o printOpts) (string, bool) {
-	if i := strings.IndexByte(s, 0); i >= 0 {
-		s = s[:i] // libiberty reads a C string
-	}
+func cxxName(s string, o printOpts) (string, result) {
 	const (
 		mangled = iota
 		globalCtors
@@ -37,10 +24,10 @@ func demangleCXX(s string, o printOpts) (string, bool) {
 			form = globalDtors
 		}
 	default:
-		return "", false
+		return "", rejected
 	}
 	if 2*len(s) > recursionLimit {
-		return "", false
+		return "", rejected
 	}
 	unresolved := int8(1)
 	for {
@@ -82,7 +69,7 @@ func demangleCXX(s string, o printOpts) (string, bool) {
 			continue
 		}
 		if root == nil {
-			return "", false
+			return "", rejected
 		}
 		return printTree(o, root)
 	}

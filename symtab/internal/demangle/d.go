@@ -2,25 +2,25 @@ package demangle
 
 import "strings"
 
-// D demangles a D symbol ("_D...") as libiberty's dlang_demangle does; ok
-// is false for anything else and for a D symbol it cannot read.
-func D(name string) (string, bool) {
-	if i := strings.IndexByte(name, 0); i >= 0 {
-		name = name[:i]
-	}
+// dName demangles a D symbol ("_D...") as libiberty's dlang_demangle
+// does; it rejects anything else and a D symbol it cannot read.
+func dName(name string) (string, result) {
 	if !strings.HasPrefix(name, "_D") {
-		return "", false
+		return "", rejected
 	}
 	if name == "_Dmain" {
-		return "D main", true
+		return "D main", done
 	}
 	d := &dDemangler{s: name, lastBackref: len(name)}
 	var out dText
 	pos := d.mangle(&out, 0)
-	if pos < 0 || pos != len(name) || d.failed || len(out.b) == 0 {
-		return "", false
+	switch {
+	case d.tooLarge:
+		return "", tooLarge
+	case pos < 0 || pos != len(name) || len(out.b) == 0:
+		return "", rejected
 	}
-	return string(out.b), true
+	return string(out.b), done
 }
 
 // noPos is a failed read (libiberty's NULL position).
@@ -32,7 +32,7 @@ type dDemangler struct {
 	s           string
 	lastBackref int // type back references must point before this
 	steps       int
-	failed      bool // the work or the output grew past any real symbol's
+	tooLarge    bool // the work or the output grew past MaxOutput or maxSteps
 }
 
 // dText is a piece of demangled output being built.
@@ -70,10 +70,10 @@ func (d *dDemangler) from(i int) string {
 // has grown past MaxOutput.
 func (d *dDemangler) step(out *dText) bool {
 	d.steps++
-	if d.steps > maxPrintSteps || len(out.b) > MaxOutput {
-		d.failed = true
+	if d.steps > maxSteps || len(out.b) > MaxOutput {
+		d.tooLarge = true
 	}
-	return !d.failed
+	return !d.tooLarge
 }
 
 func isAlpha(c byte) bool { return isLower(c) || isUpper(c) }

@@ -18,13 +18,13 @@ var gnatSpecials = [...]struct{ code, attr string }{
 	{"_alignment", "'Alignment"}, {"_assign", `.":="`},
 }
 
-// GNAT decodes a GNAT (Ada) symbol name the way libiberty's
+// gnatName decodes a GNAT (Ada) symbol name the way libiberty's
 // ada_demangle does: lower-case identifiers joined by "__" become dotted
 // names, overloading and nesting suffixes are dropped, operators are
 // quoted. A name that is not a GNAT encoding comes back in angle brackets
 // ("<_Z3foov>"), so under --demangle=gnat every name changes unless it is
 // already a plain lower-case Ada name.
-func GNAT(name string) string {
+func gnatName(name string) string {
 	mangled := strings.TrimPrefix(name, "_ada_")
 	if out, ok := decodeGNAT(mangled); ok {
 		return out
@@ -35,7 +35,7 @@ func GNAT(name string) string {
 	return "<" + mangled + ">"
 }
 
-// decodeGNAT is GNAT for a name that is a GNAT encoding; ok is
+// decodeGNAT is gnatName for a name that is a GNAT encoding; ok is
 // false when it is not one.
 func decodeGNAT(m string) (string, bool) {
 	at := func(i int) byte {

@@ -8,14 +8,11 @@ import (
 // rustRecursionLimit is libiberty's RUST_MAX_RECURSION_COUNT.
 const rustRecursionLimit = 1024
 
-// Rust demangles a Rust symbol, v0 ("_R...") or legacy ("_ZN...E" with a
-// "17h<hash>" last segment, which is dropped), as libiberty's rust_demangle
-// does without DMGL_VERBOSE. ok is false for anything else, C++ names
-// included.
-func Rust(name string) (string, bool) {
-	if i := strings.IndexByte(name, 0); i >= 0 {
-		name = name[:i]
-	}
+// rustName demangles a Rust symbol, v0 ("_R...") or legacy ("_ZN...E"
+// with a "17h<hash>" last segment, which is dropped), as libiberty's
+// rust_demangle does without DMGL_VERBOSE; it rejects anything else, C++
+// names included.
+func rustName(name string) (string, result) {
 	r := &rustDemangler{}
 	switch {
 	case strings.HasPrefix(name, "_R"):
@@ -24,11 +21,11 @@ func Rust(name string) (string, bool) {
 		r.sym = name[3:]
 		r.legacy = true
 	default:
-		return "", false
+		return "", rejected
 	}
 	r.end = len(r.sym)
 	if !r.legacy && !isUpper(r.at(0)) {
-		return "", false
+		return "", rejected
 	}
 	// Only [_0-9a-zA-Z]; a v0 name may end in a ".suffix", which is
 	// ignored; a legacy one may also hold '$', '.', ':' and '@'.
@@ -44,7 +41,7 @@ func Rust(name string) (string, bool) {
 		if r.legacy && (c == '$' || c == '.' || c == ':' || c == '@') {
 			continue
 		}
-		return "", false
+		return "", rejected
 	}
 	r.end = n
 	if r.legacy {
@@ -56,10 +53,19 @@ func Rust(name string) (string, bool) {
 		r.quiet = true
 		r.path(false)
 	}
-	if r.failed || r.pos != r.end {
-		return "", false
+	return r.result(r.pos == r.end)
+}
+
+// result is the outcome of reading the whole name; complete says whether
+// it was all read.
+func (r *rustDemangler) result(complete bool) (string, result) {
+	switch {
+	case r.tooLarge:
+		return "", tooLarge
+	case r.failed || !complete:
+		return "", rejected
 	}
-	return string(r.out), true
+	return string(r.out), done
 }
 
 // rustDemangler reads a Rust symbol (sym, without its "_R" or "_ZN") up
@@ -70,11 +76,12 @@ type rustDemangler struct {
 	pos    int
 	legacy bool
 
-	out    []byte
-	failed bool
-	quiet  bool // reading without printing (skipped paths)
-	depth  int
-	steps  int
+	out      []byte
+	failed   bool
+	tooLarge bool // failed for MaxOutput or maxSteps, where libiberty goes on
+	quiet    bool // reading without printing (skipped paths)
+	depth    int
+	steps    int
 
 	boundLifetimes uint64
 }
@@ -113,7 +120,7 @@ func (r *rustDemangler) print(s string) {
 	}
 	r.out = append(r.out, s...)
 	if len(r.out) > MaxOutput {
-		r.failed = true
+		r.failed, r.tooLarge = true, true
 	}
 }
 
@@ -123,8 +130,11 @@ func (r *rustDemangler) printUint(x uint64) { r.print(strconv.FormatUint(x, 10))
 // work done exceeds what any real symbol needs.
 func (r *rustDemangler) enter() bool {
 	r.depth++
-	r.steps++
-	if r.depth > rustRecursionLimit || r.steps > maxPrintSteps {
+	if r.steps++; r.steps > maxSteps {
+		r.failed, r.tooLarge = true, true
+		return false
+	}
+	if r.depth > rustRecursionLimit {
 		r.failed = true
 		return false
 	}
@@ -900,7 +910,7 @@ func (r *rustDemangler) constChar() {
 
 // legacyName demangles a legacy symbol: length-prefixed segments up to
 // an 'E' (after which a ".suffix" may follow), the last a hash.
-func (r *rustDemangler) legacyName() (string, bool) {
+func (r *rustDemangler) legacyName() (string, result) {
 	end := r.end
 	afterDot := true
 	for end > 0 && !(afterDot && r.sym[end-1] == 'E') {
@@ -908,25 +918,25 @@ func (r *rustDemangler) legacyName() (string, bool) {
 		end--
 	}
 	if end == 0 || r.sym[end-1] != 'E' {
-		return "", false
+		return "", rejected
 	}
 	end--
 	r.end = end
 	if !(end > 19 && r.sym[end-19:end-16] == "17h") {
-		return "", false
+		return "", rejected
 	}
 	var last rustIdent
 	for {
 		last = r.ident()
 		if r.failed || !last.hasASCII {
-			return "", false
+			return "", rejected
 		}
 		if r.pos >= r.end {
 			break
 		}
 	}
 	if !isLegacyHash(last.ascii) {
-		return "", false
+		return "", rejected
 	}
 	// Print again without the hash.
 	r.pos = 0
@@ -940,10 +950,7 @@ func (r *rustDemangler) legacyName() (string, bool) {
 			break
 		}
 	}
-	if r.failed {
-		return "", false
-	}
-	return string(r.out), true
+	return r.result(true)
 }
 
 // isLegacyHash reports whether s is "h" and 16 lower-case hex digits, at
