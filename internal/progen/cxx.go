@@ -22,11 +22,24 @@ type CXXProgram struct {
 	Source string
 }
 
-// GenerateCXX returns the C++ program for seed. One run takes about 0.1
-// to 0.3 seconds of CPU time.
+// GenerateCXX returns the C++ program for seed: 6 to 12 blocks of
+// definitions. One run takes about 0.1 to 0.3 seconds of CPU time.
 func GenerateCXX(seed int64) *CXXProgram {
-	g := &cxxGen{r: newRNG(seed, 7)}
-	n := g.r.between(6, 12)
+	return GenerateCXXSized(seed, 0)
+}
+
+// GenerateCXXSized returns a C++ program of the given number of blocks
+// (6 to 12 chosen by the seed when blocks is 0 or less), for benchmarks
+// on large C++ executables. Each block's work is scaled so that a run
+// takes about as long whatever the size.
+func GenerateCXXSized(seed int64, blocks int) *CXXProgram {
+	g := &cxxGen{r: newRNG(seed, 7), workScale: 1}
+	n := blocks
+	if n <= 0 {
+		n = g.r.between(6, 12)
+	} else if n > 9 {
+		g.workScale = float64(9) / float64(n)
+	}
 	for i := 0; i < n; i++ {
 		g.block(i)
 	}
@@ -37,9 +50,10 @@ func GenerateCXX(seed int64) *CXXProgram {
 // (in a namespace of its own, the anonymous namespace or none) and code
 // that main runs.
 type cxxGen struct {
-	r    *rng
-	defs strings.Builder
-	main strings.Builder
+	r         *rng
+	workScale float64 // times each busy loop's length
+	defs      strings.Builder
+	main      strings.Builder
 }
 
 // cxxWords make the generated names.
@@ -57,7 +71,7 @@ func (g *cxxGen) name(base string, i int) string {
 
 // work returns a busy loop of about n iterations that feeds x into sink.
 func (g *cxxGen) work(x string) string {
-	return fmt.Sprintf("WORK(%d, %s);", g.r.between(2_000_000, 8_000_000), x)
+	return fmt.Sprintf("WORK(%d, %s);", int(float64(g.r.between(2_000_000, 8_000_000))*g.workScale), x)
 }
 
 // block adds block i: its definitions inside a namespace (or not) and its

@@ -36,6 +36,7 @@ func cxxName(s string, o printOpts) (string, result) {
 			java:       o&optJava != 0,
 			maxNodes:   2 * len(s),
 			maxSubs:    len(s),
+			subs:       make([]*node, 0, len(s)/8+4),
 			unresolved: unresolved,
 		}
 		var root *node
@@ -71,6 +72,6 @@ func cxxName(s string, o printOpts) (string, result) {
 		if root == nil {
 			return "", rejected
 		}
-		return printTree(o, root)
+		return printTree(o, root, len(s))
 	}
 }

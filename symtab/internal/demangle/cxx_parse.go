@@ -85,7 +85,13 @@ func (p *cxxParser) alloc(k kind) *node {
 	}
 	p.nodes++
 	if len(p.slab) == cap(p.slab) {
-		p.slab = make([]node, 0, min(64, p.maxNodes))
+		// Real names use about a node for every four bytes; the
+		// first block is sized for that, later ones are small.
+		size := 32
+		if p.slab == nil {
+			size = len(p.s)/4 + 8
+		}
+		p.slab = make([]node, 0, min(size, p.maxNodes-p.nodes+1))
 	}
 	p.slab = append(p.slab, node{kind: k})
 	return &p.slab[len(p.slab)-1]
@@ -365,16 +371,30 @@ func (p *cxxParser) nestedName() *node {
 	if !p.eat('N') {
 		return nil
 	}
-	var ret *node
-	slot := p.cvQualifiers(&ret, true)
-	if slot == nil {
-		return nil
+	if p.nextIsTypeQualifier() {
+		var head *node
+		slot := p.cvQualifiers(&head, true)
+		if slot == nil {
+			return nil
+		}
+		rq := p.refQualifier(nil)
+		if *slot = p.prefix(true); *slot == nil {
+			return nil
+		}
+		return p.endNestedName(head, rq)
 	}
+	// No qualifiers (the usual case): the same without the slot.
 	rq := p.refQualifier(nil)
-	*slot = p.prefix(true)
-	if *slot == nil {
+	ret := p.prefix(true)
+	if ret == nil {
 		return nil
 	}
+	return p.endNestedName(ret, rq)
+}
+
+// endNestedName puts a nested name's ref-qualifier rq (if any) around it
+// and reads its 'E'.
+func (p *cxxParser) endNestedName(ret, rq *node) *node {
 	if rq != nil {
 		rq.left = ret
 		ret = rq

@@ -345,15 +345,17 @@ func countsBothChildren(k kind) bool {
 	return false
 }
 
-// printTree prints a whole parsed name.
-func printTree(o printOpts, root *node) (string, result) {
+// printTree prints a whole parsed name; sizeHint is the length of the
+// mangled name (the output is usually two to three times as long).
+func printTree(o printOpts, root *node, sizeHint int) (string, result) {
 	pr := &cxxPrinter{}
 	var scopes, templates int
 	pr.countScopes(root, &scopes, &templates)
 	pr.depth = 0
 	pr.maxScopes = scopes
 	pr.copiesLeft = scopes * templates
-	pr.out = make([]byte, 0, 128)
+	pr.out = make([]byte, 0, 3*sizeHint)
+	pr.stack = make([]*node, 0, 32)
 	pr.print(o, root)
 	switch {
 	case pr.tooLarge:

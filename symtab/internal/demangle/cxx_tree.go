@@ -106,20 +106,20 @@ const (
 // substitution are shared, not copied: the printer tells them apart by
 // identity, as libiberty does.
 type node struct {
-	kind    kind
-	left    *node
-	right   *node
-	text    string       // kName, kSubStd
-	num     int          // kinds that carry a number (see above)
-	op      *operator    // kOperator
-	builtin *builtinType // kBuiltinType, kExtendedBuiltinType
-	suffix  byte         // kExtendedBuiltinType: 'x' or 0
-
+	kind   kind
+	suffix byte // kExtendedBuiltinType: 'x' or 0
 	// printing and counting are how many times the node is on the
 	// printer's stack or has been counted; libiberty refuses to go
 	// deeper than two of either.
 	printing uint8
 	counting uint8
+
+	num     int // kinds that carry a number (see above)
+	left    *node
+	right   *node
+	text    string       // kName, kSubStd
+	op      *operator    // kOperator
+	builtin *builtinType // kBuiltinType, kExtendedBuiltinType
 }
 
 // isFunctionQualifier reports whether k qualifies a member function (or
