@@ -26,13 +26,21 @@ func dName(name string) (string, result) {
 // noPos is a failed read (libiberty's NULL position).
 const noPos = -1
 
+// dMaxDepth bounds the nesting of D types, values and identifiers. Real
+// names nest a few levels; libiberty has no bound and, on gprof's 8 MiB
+// stack, crashes somewhere between 100,000 and 300,000 levels (a pointer
+// to a pointer to ...). A name nested deeper than this is reported as too
+// large (egprof prints it raw).
+const dMaxDepth = 100_000
+
 // dDemangler reads a D symbol. Positions are indexes into s; every read
 // returns the position after what it read, or noPos.
 type dDemangler struct {
 	s           string
 	lastBackref int // type back references must point before this
 	steps       int
-	tooLarge    bool // the work or the output grew past MaxOutput or maxSteps
+	depth       int  // types, values and identifiers being read, nested
+	tooLarge    bool // the work, the output or the nesting grew past its bound
 }
 
 // dText is a piece of demangled output being built.
@@ -75,6 +83,17 @@ func (d *dDemangler) step(out *dText) bool {
 	}
 	return !d.tooLarge
 }
+
+// enter counts a level of nesting and a step (see step); leave ends the
+// level.
+func (d *dDemangler) enter(out *dText) bool {
+	if d.depth++; d.depth > dMaxDepth {
+		d.tooLarge = true
+	}
+	return d.step(out)
+}
+
+func (d *dDemangler) leave() { d.depth-- }
 
 func isAlpha(c byte) bool { return isLower(c) || isUpper(c) }
 
@@ -389,7 +408,8 @@ var dBasicTypes = map[byte]string{
 
 // typ reads a type.
 func (d *dDemangler) typ(out *dText, pos int) int {
-	if pos < 0 || d.at(pos) == 0 || !d.step(out) {
+	defer d.leave()
+	if !d.enter(out) || pos < 0 || d.at(pos) == 0 {
 		return noPos
 	}
 	wrap := func(before string) int {
@@ -494,6 +514,10 @@ func (d *dDemangler) typ(out *dText, pos int) int {
 // identifier reads an identifier: a back reference, a template instance
 // or a length and a name.
 func (d *dDemangler) identifier(out *dText, pos int) int {
+	defer d.leave()
+	if !d.enter(out) {
+		return noPos
+	}
 	for {
 		if pos < 0 || d.at(pos) == 0 || !d.step(out) {
 			return noPos
@@ -762,7 +786,8 @@ func (d *dDemangler) values(out *dText, pos int, open, close string, pairs bool)
 // value reads a template value argument; name is its type's name (for
 // struct literals), t its type's letter.
 func (d *dDemangler) value(out *dText, pos int, name string, t byte) int {
-	if pos < 0 || d.at(pos) == 0 || !d.step(out) {
+	defer d.leave()
+	if !d.enter(out) || pos < 0 || d.at(pos) == 0 {
 		return noPos
 	}
 	switch c := d.at(pos); {
