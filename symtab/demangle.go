@@ -48,9 +48,14 @@ func ParseDemangleStyle(s string) (DemangleStyle, error) {
 // (BFD's bfd_demangle with DMGL_ANSI | DMGL_PARAMS): leading '.' and '$'
 // characters are set aside, anything from the first '@' on (a symbol
 // version, "@plt") is cut off and put back after the demangled name, and a
-// name the style's demangler rejects is returned unchanged. ELF has no
-// symbol leading character, so a leading '_' is part of the mangled name.
+// name the style's demangler rejects (or finds too large: see package
+// symtab/internal/demangle) is returned unchanged. ELF has no symbol
+// leading character, so a leading '_' is part of the mangled name. Names
+// are C strings to gprof: a NUL byte ends one.
 func Demangle(name string, style DemangleStyle) string {
+	if i := strings.IndexByte(name, 0); i >= 0 {
+		name = name[:i]
+	}
 	core := strings.TrimLeft(name, ".$")
 	prefix := name[:len(name)-len(core)]
 	suffix := ""
