@@ -24,6 +24,12 @@ var gnatSpecials = [...]struct{ code, attr string }{
 // quoted. A name that is not a GNAT encoding comes back in angle brackets
 // ("<_Z3foov>"), so under --demangle=gnat every name changes unless it is
 // already a plain lower-case Ada name.
+//
+// libiberty sizes its output buffer as the name's length plus 8 bytes, on
+// the belief that a decoding never grows by more than 7; repeated stream
+// attributes ("aSR__bSR__c": "a'Read.b'Read.c") do grow it further, and
+// libiberty then writes past its buffer (its heap is corrupted; gprof may
+// abort). egprof returns the decoding.
 func gnatName(name string) string {
 	mangled := strings.TrimPrefix(name, "_ada_")
 	if out, ok := decodeGNAT(mangled); ok {
