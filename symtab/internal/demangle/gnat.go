@@ -29,7 +29,8 @@ var gnatSpecials = [...]struct{ code, attr string }{
 // the belief that a decoding never grows by more than 7; repeated stream
 // attributes ("aSR__bSR__c": "a'Read.b'Read.c") do grow it further, and
 // libiberty then writes past its buffer (its heap is corrupted; gprof may
-// abort). egprof returns the decoding.
+// abort), even when the rest of the name shows it is not GNAT's after
+// all. egprof returns the decoding, or the name in angle brackets.
 func gnatName(name string) string {
 	mangled := strings.TrimPrefix(name, "_ada_")
 	if out, ok := decodeGNAT(mangled); ok {
@@ -42,7 +43,8 @@ func gnatName(name string) string {
 }
 
 // decodeGNAT is gnatName for a name that is a GNAT encoding; ok is
-// false when it is not one.
+// false when it is not one, and the text is then what was decoded before
+// that showed (libiberty writes it to its buffer all the same).
 func decodeGNAT(m string) (string, bool) {
 	at := func(i int) byte {
 		if i < len(m) {
@@ -50,10 +52,10 @@ func decodeGNAT(m string) (string, bool) {
 		}
 		return 0
 	}
+	var out strings.Builder
 	if !isLower(at(0)) {
 		return "", false
 	}
-	var out strings.Builder
 	p := 0
 	for {
 		// An entity name: an identifier or an operator.
@@ -74,10 +76,10 @@ func decodeGNAT(m string) (string, bool) {
 				}
 			}
 			if !found {
-				return "", false
+				return out.String(), false
 			}
 		default:
-			return "", false
+			return out.String(), false
 		}
 
 		// Upper-case suffixes that may follow the name.
@@ -90,17 +92,17 @@ func decodeGNAT(m string) (string, bool) {
 				out.WriteByte('.')
 				continue
 			default:
-				return "", false
+				return out.String(), false
 			}
 		}
 		rest1 := p+1 == len(m)
 		switch {
 		case at(p) == 'E' && rest1: // exception name
-			return "", false
+			return out.String(), false
 		case (at(p) == 'P' || at(p) == 'N') && rest1: // protected type subprogram
 			return out.String(), true
 		case at(p) == 'S' && rest1: // enumeration name table
-			return "", false
+			return out.String(), false
 		}
 		if at(p) == 'X' { // body nested
 			for p++; at(p) == 'n' || at(p) == 'b'; p++ {
@@ -118,7 +120,7 @@ func decodeGNAT(m string) (string, bool) {
 			case 'O':
 				attr = "'Output"
 			default:
-				return "", false
+				return out.String(), false
 			}
 			p += 2
 			out.WriteString(attr)
@@ -129,7 +131,7 @@ func decodeGNAT(m string) (string, bool) {
 			case 'A':
 				out.WriteString(".Adjust")
 			default:
-				return "", false
+				return out.String(), false
 			}
 			return out.String(), true
 		}
@@ -153,7 +155,7 @@ func decodeGNAT(m string) (string, bool) {
 							return out.String(), true
 						}
 					}
-					return "", false
+					return out.String(), false
 				default: // "__" separates the parts of a dotted name
 					out.WriteByte('.')
 					continue
@@ -164,9 +166,9 @@ func decodeGNAT(m string) (string, bool) {
 				if at(p) == 's' && p+1 == len(m) {
 					return out.String(), true
 				}
-				return "", false
+				return out.String(), false
 			default:
-				return "", false
+				return out.String(), false
 			}
 		}
 
@@ -177,6 +179,6 @@ func decodeGNAT(m string) (string, bool) {
 		if p == len(m) {
 			return out.String(), true
 		}
-		return "", false
+		return out.String(), false
 	}
 }
