@@ -3,6 +3,7 @@ package demangle
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -32,6 +33,7 @@ type oracle struct {
 	cmd        *exec.Cmd
 	in         io.WriteCloser
 	answers    chan string
+	last       string // the last name asked, for reports of a dead oracle
 }
 
 func (o *oracle) start() error {
@@ -84,13 +86,15 @@ func (o *oracle) ask(name string) (string, bool, error) {
 			return "", false, err
 		}
 	}
+	last := o.last
+	o.last = name
 	if _, err := io.WriteString(o.in, name+"\n"); err != nil {
-		return "", false, err
+		return "", false, fmt.Errorf("libiberty died after %q: %w", last, err)
 	}
 	select {
 	case s, open := <-o.answers:
 		if !open {
-			return "", false, errors.New("the oracle stopped")
+			return "", false, fmt.Errorf("libiberty died on this name (or after %q)", last)
 		}
 		return s, true, nil
 	case <-time.After(oracleTimeout):
