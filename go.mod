@@ -5,7 +5,6 @@ go 1.26.8
 require (
 	github.com/goccy/go-graphviz v0.2.10
 	github.com/google/pprof v0.0.0-20261016150608-1facf8f91b50
-	github.com/ianlancetaylor/demangle v0.0.0-20260724033716-83e58baca724
 	github.com/stretchr/testify v1.12.1
 	golang.org/x/image v0.30.0
 	gonum.org/v1/plot v0.17.0

@@ -3,7 +3,7 @@
  * using libiberty itself. It is the reference the Go demangler in package
  * symtab is tested against.
  *
- * Usage:   demangle-oracle [STYLE] < names > printed
+ * Usage:   demangle-oracle [-raw] [STYLE] < names > printed
  *
  * Reads one raw symbol name per line and writes one line per name: what
  * gprof's print_name_only() prints for it when demangling is on, with
@@ -17,6 +17,13 @@
  *     symbol leading character, so none is skipped);
  *   - a name cplus_demangle() rejects is printed as it is.
  *
+ * With -raw the name goes to cplus_demangle() as it is, without BFD's
+ * handling of prefixes and suffixes (the demanglers' fuzz test uses it),
+ * and each result ends with a NUL byte instead of a newline (a Java name's
+ * "__U0a_" prints a newline; a NUL ends the result, as it ends what gprof
+ * prints). Output is flushed after every result, so that a test can hold
+ * a conversation with one process.
+ *
  * Build (Debian: apt-get install libiberty-dev):
  *
  *   gcc -O2 -I/usr/include/libiberty -o demangle-oracle \
@@ -29,6 +36,15 @@
 #include <string.h>
 
 #include <demangle.h>
+
+/* print_raw prints what cplus_demangle makes of NAME, or NAME. */
+static void
+print_raw (const char *name)
+{
+  char *res = cplus_demangle (name, DMGL_ANSI | DMGL_PARAMS);
+  fputs (res != NULL ? res : name, stdout);
+  free (res);
+}
 
 /* print_name prints what gprof prints for the raw symbol name. */
 static void
@@ -67,6 +83,12 @@ print_name (const char *name)
 int
 main (int argc, char **argv)
 {
+  int raw = argc > 1 && strcmp (argv[1], "-raw") == 0;
+  if (raw)
+    {
+      --argc;
+      ++argv;
+    }
   const char *style_name = argc > 1 ? argv[1] : "auto";
   enum demangling_styles style = cplus_demangle_name_to_style (style_name);
   if (style == unknown_demangling
@@ -84,6 +106,13 @@ main (int argc, char **argv)
     {
       if (n > 0 && line[n - 1] == '\n')
 	line[--n] = '\0';
+      if (raw)
+	{
+	  print_raw (line);
+	  putchar ('\0');
+	  fflush (stdout);
+	  continue;
+	}
       print_name (line);
       putchar ('\n');
     }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/ianlancetaylor/demangle"
+	"github.com/egprof/egprof/symtab/internal/demangle"
 )
 
 // DemangleStyle is a --demangle=STYLE setting: which of libiberty's
@@ -17,9 +17,9 @@ const (
 	StyleNone                       // raw names
 	StyleGNUv3                      // C++ only
 	StyleRust                       // Rust only
-	StyleJava                       // GCJ's Java names (spelt here as C++; see demangleCore)
+	StyleJava                       // GCJ's Java names ("_Z...", Java's spelling)
 	StyleGNAT                       // Ada (GNAT) names; others print as "<name>"
-	StyleDLang                      // D names (left raw here; see demangleCore)
+	StyleDLang                      // D names ("_D...")
 )
 
 // ParseDemangleStyle maps a --demangle argument to a style. The names are
@@ -48,9 +48,14 @@ func ParseDemangleStyle(s string) (DemangleStyle, error) {
 // (BFD's bfd_demangle with DMGL_ANSI | DMGL_PARAMS): leading '.' and '$'
 // characters are set aside, anything from the first '@' on (a symbol
 // version, "@plt") is cut off and put back after the demangled name, and a
-// name the style's demangler rejects is returned unchanged. ELF has no
-// symbol leading character, so a leading '_' is part of the mangled name.
+// name the style's demangler rejects (or finds too large: see package
+// symtab/internal/demangle) is returned unchanged. ELF has no symbol
+// leading character, so a leading '_' is part of the mangled name. Names
+// are C strings to gprof: a NUL byte ends one.
 func Demangle(name string, style DemangleStyle) string {
+	if i := strings.IndexByte(name, 0); i >= 0 {
+		name = name[:i]
+	}
 	core := strings.TrimLeft(name, ".$")
 	prefix := name[:len(name)-len(core)]
 	suffix := ""
@@ -64,52 +69,23 @@ func Demangle(name string, style DemangleStyle) string {
 	return prefix + out + suffix
 }
 
-// demangleCore runs libiberty's cplus_demangle for one style on a name
-// without prefix or suffix; ok is false when it returns NULL.
-//
-// Two styles are not reproduced. java prints C++ names with Java's
-// spelling ('.' for "::", no '*', "JArray<T>" as "T[]", return types
-// last); GCJ is gone, so egprof demangles such names as C++. dlang
-// demangles D's "_D..." names, which egprof leaves raw; every other name is
-// raw under dlang in gprof too.
-func demangleCore(s string, style DemangleStyle) (string, bool) {
-	switch style {
-	case StyleNone:
-		return s, true
-	case StyleAuto:
-		if out, ok := demangleRust(s); ok {
-			return out, true
-		}
-		return demangleCXX(s)
-	case StyleGNUv3, StyleJava:
-		return demangleCXX(s)
-	case StyleRust:
-		return demangleRust(s)
-	case StyleGNAT:
-		return demangleGNAT(s), true
-	}
-	return "", false
+// libibertyStyles maps each style to the internal demangler's.
+var libibertyStyles = [...]demangle.Style{
+	StyleAuto:  demangle.Auto,
+	StyleNone:  demangle.None,
+	StyleGNUv3: demangle.GNUv3,
+	StyleRust:  demangle.Rust,
+	StyleJava:  demangle.Java,
+	StyleGNAT:  demangle.GNAT,
+	StyleDLang: demangle.DLang,
 }
 
-// demangleRust demangles a Rust name, v0 ("_R...") or legacy ("_ZN...E"
-// ending in a "17h" hash), as libiberty's rust_demangle does; ok is false
-// for anything else, C++ names included.
-func demangleRust(s string) (string, bool) {
-	switch {
-	case strings.HasPrefix(s, "_R"):
-		out, err := demangle.ToString(s)
-		return out, err == nil
-	case strings.HasPrefix(s, "_ZN"):
-		// The library reads a legacy Rust name as C++ when it is not
-		// valid Rust; the C++ reading keeps the hash, the Rust one drops it.
-		out, err := demangle.ToString(s)
-		if err != nil {
-			return "", false
-		}
-		if cxx, err := demangle.ToString(s, demangle.NoRust); err == nil && cxx == out {
-			return "", false
-		}
-		return out, true
+// demangleCore runs libiberty's cplus_demangle for one style on a name
+// without prefix or suffix; ok is false when it returns NULL (see
+// demangle.Demangle).
+func demangleCore(s string, style DemangleStyle) (string, bool) {
+	if style < 0 || int(style) >= len(libibertyStyles) {
+		return "", false
 	}
-	return "", false
+	return demangle.Demangle(s, libibertyStyles[style])
 }

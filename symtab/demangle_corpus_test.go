@@ -2,99 +2,159 @@ package symtab
 
 import (
 	"bytes"
-	"compress/gzip"
-	"io"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/egprof/egprof/internal/testenv"
 )
 
-// corpusSamplePath is the checked-in golden sample of the C++ corpus, made
-// by scripts/demangle-sample.sh: "name<TAB>libiberty's spelling" lines.
-var corpusSamplePath = filepath.Join("..", "testdata", "demangle", "corpus-sample.tsv.gz")
+// The checked-in golden samples of the demangling corpora, made by
+// scripts/demangle-sample.sh from libiberty's output.
+var (
+	// corpusSamplePath holds "name<TAB>printed" lines: C++ names under
+	// --demangle=auto.
+	corpusSamplePath = filepath.Join("..", "testdata", "demangle", "corpus-sample.tsv.gz")
+	// stylesSamplePath holds "style<TAB>name<TAB>printed" lines: the
+	// other styles on the C++, Rust, D and Ada corpora.
+	stylesSamplePath = filepath.Join("..", "testdata", "demangle", "styles-sample.tsv.gz")
+)
 
-// minFullCorpus is the least number of names the full corpus must have.
-const minFullCorpus = 200000
+// requireCorpusVar, set to 1, makes TestDemangleFullCorpus fail instead of
+// skipping when the oracle or a corpus package is missing (CI sets it).
+const requireCorpusVar = "EGPROF_REQUIRE_DEMANGLE_CORPUS"
 
-// readCorpusSample returns the sample's names and libiberty's spellings.
-func readCorpusSample(t *testing.T) (names, want []string) {
+// readGzipLines returns the lines of a gzip-compressed text file, each
+// split at tabs into want fields.
+func readGzipLines(t *testing.T, path string, want int) [][]string {
 	t.Helper()
-	f, err := os.Open(corpusSamplePath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatalf("%s: %v", corpusSamplePath, err)
-	}
-	data, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatalf("%s: %v", corpusSamplePath, err)
-	}
-	for _, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
-		name, printed, ok := strings.Cut(line, "\t")
-		if !ok {
-			t.Fatalf("%s: line without a tab: %q", corpusSamplePath, line)
+	var rows [][]string
+	for i, line := range testenv.GzipLines(t, path) {
+		fields := strings.SplitN(line, "\t", want)
+		if len(fields) != want {
+			t.Fatalf("%s:%d: %d tab-separated fields, want %d: %q", path, i+1, len(fields), want, line)
 		}
-		names = append(names, name)
-		want = append(want, printed)
+		rows = append(rows, fields)
 	}
-	return names, want
+	return rows
 }
 
 // TestDemangleCorpusSample compares Demangle with libiberty's spellings of
-// the checked-in sample of the C++ corpus (every 15th name of the corpus
-// scripts/demangle-corpus.sh builds); it needs neither libiberty nor the
-// libraries.
+// the checked-in sample of the C++ corpus (every 15th name); it needs
+// neither libiberty nor the libraries.
 func TestDemangleCorpusSample(t *testing.T) {
-	names, want := readCorpusSample(t)
-	if len(names) < 20000 {
-		t.Fatalf("%s has %d names, want at least 20000", corpusSamplePath, len(names))
+	rows := readGzipLines(t, corpusSamplePath, 2)
+	if len(rows) < 20000 {
+		t.Fatalf("%s has %d names, want at least 20000", corpusSamplePath, len(rows))
 	}
-	known := knownDemangleDifferences(t)
+	names, want := make([]string, len(rows)), make([]string, len(rows))
+	for i, r := range rows {
+		names[i], want[i] = r[0], r[1]
+	}
 	differ := compareWithLibiberty(t, "corpus sample", "auto", names, want,
-		func(name string) string { return Demangle(name, StyleAuto) },
-		func(name string) bool { return known[name] }, true)
+		func(name string) string { return Demangle(name, StyleAuto) }, true)
 	t.Logf("corpus sample: %d of %d names differ from libiberty", differ, len(names))
 }
 
-// TestDemangleFullCorpus builds the full C++ corpus with
-// scripts/demangle-corpus.sh (every mangled function name the listed Debian
-// packages' shared libraries define) and compares Demangle with libiberty
-// on every name. It is skipped, saying why, without the oracle or when a
-// package is not installed.
+// TestDemangleStylesSample compares Demangle with libiberty's spellings of
+// the checked-in sample of every corpus under the other styles (Java and
+// gnu-v3 on C++ names, Rust, D, Ada and auto on theirs).
+func TestDemangleStylesSample(t *testing.T) {
+	byStyle := map[string][][2]string{}
+	for _, r := range readGzipLines(t, stylesSamplePath, 3) {
+		byStyle[r[0]] = append(byStyle[r[0]], [2]string{r[1], r[2]})
+	}
+	for _, name := range []string{"auto", "gnu-v3", "java", "rust", "dlang", "gnat", "none"} {
+		t.Run(name, func(t *testing.T) {
+			rows := byStyle[name]
+			if len(rows) < 300 {
+				t.Fatalf("%s has %d names for --demangle=%s, want at least 300", stylesSamplePath, len(rows), name)
+			}
+			style, err := ParseDemangleStyle(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			names, want := make([]string, len(rows)), make([]string, len(rows))
+			for i, r := range rows {
+				names[i], want[i] = r[0], r[1]
+			}
+			differ := compareWithLibiberty(t, "styles sample", name, names, want,
+				func(n string) string { return Demangle(n, style) }, true)
+			t.Logf("styles sample, --demangle=%s: %d of %d names differ from libiberty", name, differ, len(names))
+		})
+	}
+}
+
+// fullCorpora are the corpora scripts/demangle-corpus.sh builds, the
+// fewest names each must have, and the styles each is compared under.
+var fullCorpora = []struct {
+	language string
+	least    int
+	styles   []string
+}{
+	{"cxx", 200000, []string{"auto", "gnu-v3", "java"}},
+	{"rust", 15000, []string{"auto", "rust", "gnu-v3"}},
+	{"d", 10000, []string{"dlang", "auto"}},
+	{"ada", 10000, []string{"gnat", "auto"}},
+}
+
+// TestDemangleFullCorpus builds every corpus with scripts/demangle-corpus.sh
+// (the mangled names the listed Debian packages' shared libraries define)
+// and compares Demangle with libiberty on every name, under the corpus's
+// styles. It is skipped, saying why, without the oracle or when a package
+// is not installed, unless EGPROF_REQUIRE_DEMANGLE_CORPUS is 1.
 func TestDemangleFullCorpus(t *testing.T) {
 	if testing.Short() {
-		t.Skip("-short: the full corpus takes about a minute")
+		t.Skip("-short: the full corpora take about a minute")
+	}
+	skip := func(format string, args ...any) {
+		t.Helper()
+		if os.Getenv(requireCorpusVar) == "1" {
+			t.Fatalf(format, args...)
+		}
+		t.Skipf(format, args...)
 	}
 	for _, tool := range []string{"nm", "dpkg"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not found: cannot build the corpus", tool)
+			skip("%s not found: cannot build the corpora", tool)
 		}
 	}
-	bin := buildDemangleOracle(t)
-	script := filepath.Join("..", "scripts", "demangle-corpus.sh")
-	var stderr bytes.Buffer
-	cmd := exec.Command("sh", script)
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	bin, err := testenv.DemangleOracle(t, t.TempDir())
+	if errors.Is(err, testenv.ErrNoOracle) {
+		skip("%v", err)
+	}
 	if err != nil {
-		t.Fatalf("%s: %v\n%s", script, err, stderr.String())
+		t.Fatal(err)
 	}
-	if strings.Contains(stderr.String(), "not installed") {
-		t.Skipf("the corpus libraries are not all installed (install them with %s --install):\n%s", script, stderr.String())
+	script := filepath.Join("..", "scripts", "demangle-corpus.sh")
+	for _, c := range fullCorpora {
+		var stderr bytes.Buffer
+		cmd := exec.Command("sh", script, c.language)
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s %s: %v\n%s", script, c.language, err, stderr.String())
+		}
+		if strings.Contains(stderr.String(), "not installed") {
+			skip("the %s corpus's libraries are not all installed (install them with %s --install %s):\n%s",
+				c.language, script, c.language, stderr.String())
+		}
+		names := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+		if len(names) < c.least {
+			t.Fatalf("the %s corpus has %d names, want at least %d", c.language, len(names), c.least)
+		}
+		for _, name := range c.styles {
+			style, err := ParseDemangleStyle(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := runDemangleOracle(t, bin, name, names)
+			differ := compareWithLibiberty(t, c.language+" corpus", name, names, want,
+				func(n string) string { return Demangle(n, style) }, true)
+			t.Logf("%s corpus, --demangle=%s: %d of %d names differ from libiberty", c.language, name, differ, len(names))
+		}
 	}
-	names := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
-	if len(names) < minFullCorpus {
-		t.Fatalf("the corpus has %d names, want at least %d", len(names), minFullCorpus)
-	}
-	want := runDemangleOracle(t, bin, "auto", names)
-	known := knownDemangleDifferences(t)
-	differ := compareWithLibiberty(t, "full corpus", "auto", names, want,
-		func(name string) string { return Demangle(name, StyleAuto) },
-		func(name string) bool { return known[name] }, true)
-	t.Logf("full corpus: %d of %d names differ from libiberty", differ, len(names))
 }

@@ -15,36 +15,24 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/egprof/egprof/internal/testenv"
 )
 
 // The oracle is libiberty itself: scripts/demangle-oracle.c prints every
 // name as gprof 2.40 does (bfd_demangle with DMGL_ANSI | DMGL_PARAMS, under
 // cplus_demangle_set_style for --demangle=STYLE).
 
-// libibertyHeader and libibertyArchive are where Debian's libiberty-dev
-// puts its files.
-const (
-	libibertyHeader  = "/usr/include/libiberty/demangle.h"
-	libibertyArchive = "/usr/lib/x86_64-linux-gnu/libiberty.a"
-)
-
 // buildDemangleOracle compiles scripts/demangle-oracle.c, or skips the
 // test with the reason when gcc or libiberty is missing.
 func buildDemangleOracle(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("gcc"); err != nil {
-		t.Skip("gcc not found: cannot build the libiberty oracle")
+	bin, err := testenv.DemangleOracle(t, t.TempDir())
+	if errors.Is(err, testenv.ErrNoOracle) {
+		t.Skip(err)
 	}
-	for _, f := range []string{libibertyHeader, libibertyArchive} {
-		if _, err := os.Stat(f); err != nil {
-			t.Skipf("libiberty is not installed (%v); apt-get install libiberty-dev", err)
-		}
-	}
-	bin := filepath.Join(t.TempDir(), "demangle-oracle")
-	cmd := exec.Command("gcc", "-O2", "-I"+filepath.Dir(libibertyHeader), "-o", bin,
-		filepath.Join("..", "scripts", "demangle-oracle.c"), libibertyArchive)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building the oracle: %v\n%s", err, out)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return bin
 }
@@ -145,11 +133,13 @@ func libstdcxxPath(file string) (string, error) {
 
 // demangleCorpora returns the names to compare, by corpus: the test
 // programs' symbols, libstdc++'s (shared library and static archive, read
-// now rather than checked in) and the checked-in tricky names.
+// now rather than checked in), the checked-in tricky names and the inputs
+// of libiberty's own test suites.
 func demangleCorpora(t *testing.T) map[string][]string {
 	t.Helper()
 	corpora := map[string][]string{
-		"tricky": readNameList(t, filepath.Join("..", "testdata", "demangle", "tricky.txt")),
+		"tricky":    readNameList(t, filepath.Join("..", "testdata", "demangle", "tricky.txt")),
+		"libiberty": readNameList(t, filepath.Join("..", "testdata", "demangle", "libiberty-inputs.txt")),
 	}
 	progs, _ := filepath.Glob(filepath.Join("..", "testdata", "progs", "*", "prog"))
 	progs = append(progs, filepath.Join("..", "testdata", "demo", "prog"))
@@ -194,39 +184,23 @@ func uniqueNonEmpty(names []string) []string {
 	return out
 }
 
-// knownDemangleDifferences lists the names egprof prints differently from
-// libiberty on purpose or for want of a way (see the file's comments).
-func knownDemangleDifferences(t *testing.T) map[string]bool {
-	known := map[string]bool{}
-	for _, n := range readNameList(t, filepath.Join("..", "testdata", "demangle", "known-differences.txt")) {
-		known[n] = true
-	}
-	return known
-}
-
 // TestDemangleMatchesLibiberty compares Demangle with libiberty over every
-// corpus and every style. auto, gnu-v3, rust, gnat and none must match
-// exactly, but for the names in testdata/demangle/known-differences.txt,
-// which must still differ (so the list stays true). java and dlang are not
-// reproduced (see demangleCore): for them the test checks that a name
-// libiberty leaves raw stays raw, and logs how many names differ.
+// corpus and every style; every style must match exactly.
 func TestDemangleMatchesLibiberty(t *testing.T) {
 	bin := buildDemangleOracle(t)
 	corpora := demangleCorpora(t)
-	known := knownDemangleDifferences(t)
 	styles := []struct {
 		name  string
 		style DemangleStyle
 		exact bool // must match libiberty
-		cxx   bool // demangles C++ (the known differences apply)
 	}{
-		{"auto", StyleAuto, true, true},
-		{"gnu-v3", StyleGNUv3, true, true},
-		{"rust", StyleRust, true, false},
-		{"gnat", StyleGNAT, true, false},
-		{"none", StyleNone, true, false},
-		{"java", StyleJava, false, false},
-		{"dlang", StyleDLang, false, false},
+		{"auto", StyleAuto, true},
+		{"gnu-v3", StyleGNUv3, true},
+		{"rust", StyleRust, true},
+		{"gnat", StyleGNAT, true},
+		{"none", StyleNone, true},
+		{"java", StyleJava, true},
+		{"dlang", StyleDLang, true},
 	}
 	corpusNames := make([]string, 0, len(corpora))
 	for c := range corpora {
@@ -238,8 +212,8 @@ func TestDemangleMatchesLibiberty(t *testing.T) {
 			for _, corpus := range corpusNames {
 				names := corpora[corpus]
 				want := runDemangleOracle(t, bin, st.name, names)
-				differ := compareWithLibiberty(t, corpus, st.name, names, want, func(name string) string { return Demangle(name, st.style) },
-					func(name string) bool { return st.cxx && known[name] }, st.exact)
+				differ := compareWithLibiberty(t, corpus, st.name, names, want,
+					func(name string) string { return Demangle(name, st.style) }, st.exact)
 				t.Logf("--demangle=%s, %s: %d of %d names differ from libiberty", st.name, corpus, differ, len(names))
 			}
 		})
@@ -247,29 +221,22 @@ func TestDemangleMatchesLibiberty(t *testing.T) {
 }
 
 // compareWithLibiberty compares demangled(name) with libiberty's spelling
-// want[i] for every name and returns how many differ. A name isKnown
-// reports must differ (a test error if it now matches); any other
-// difference is a test error when exact is set, or when libiberty leaves
-// the name raw, and is only counted otherwise. At most 20 errors are
-// reported one by one.
-func compareWithLibiberty(t *testing.T, corpus, style string, names, want []string, demangled func(string) string, isKnown func(string) bool, exact bool) int {
+// want[i] for every name and returns how many differ. A difference is a
+// test error when exact is set, or when libiberty leaves the name raw, and
+// is only counted otherwise. At most 20 errors are reported one by one.
+func compareWithLibiberty(t *testing.T, corpus, style string, names, want []string, demangled func(string) string, exact bool) int {
 	t.Helper()
 	differ, reported := 0, 0
 	for i, name := range names {
 		got := demangled(name)
-		known := isKnown(name)
-		switch {
-		case got == want[i] && known:
-			t.Errorf("%s: %s is listed as a known difference but now matches libiberty: %s", corpus, name, got)
-		case got == want[i]:
-		case known:
-		case exact || want[i] == name:
-			differ++
+		if got == want[i] {
+			continue
+		}
+		differ++
+		if exact || want[i] == name {
 			if reported++; reported <= 20 {
 				t.Errorf("%s: Demangle(%q, %s)\n got  %s\n want %s", corpus, name, style, got, want[i])
 			}
-		default:
-			differ++
 		}
 	}
 	return differ

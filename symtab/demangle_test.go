@@ -51,8 +51,23 @@ func TestDemangleStyles(t *testing.T) {
 		{StyleGNAT, "_Z3foov", "<_Z3foov>"},
 		{StyleGNAT, ".$_Z3foov@plt", ".$<_Z3foov>@plt"},
 		{StyleGNAT, "main", "main"},
-		// dlang and none leave C++ names raw.
+		// Java: '.' for "::", no '*', JArray<T> as T[]; a "__U0a_" escape
+		// prints a newline. C++ names are Java names to libiberty.
+		{StyleJava, "_ZN4java4lang6String6concatEPS1_", "java.lang.String.concat(java.lang.String)"},
+		{StyleJava, "_ZN4java3awt4geom15AffineTransform9getMatrixEP6JArrayIdE", "java.awt.geom.AffineTransform.getMatrix(double[])"},
+		{StyleJava, "_ZN6__U0a_3fooEv", "\n.foo()"},
+		{StyleAuto, "_ZN4java4lang6String6concatEPS1_", "java::lang::String::concat(java::lang::String*)"},
+		{StyleJava, "_RNvCs1234_7mycrate4main", "_RNvCs1234_7mycrate4main"},
+		// D: only under dlang.
+		{StyleDLang, "_D6object9Throwable6__vtblZ", "vtable for object.Throwable"},
+		{StyleDLang, "_Dmain", "D main"},
+		{StyleDLang, "_D8demangle4testFiZv", "demangle.test(int)"},
+		{StyleAuto, "_D8demangle4testFiZv", "_D8demangle4testFiZv"},
 		{StyleDLang, "_Z3foov", "_Z3foov"},
+		// Rust v0, with a const generic argument and a back reference.
+		{StyleRust, "_RINvCs1234_7mycrate3fooKj2a_EB2_", "mycrate::foo::<42>"},
+		{StyleAuto, "_RNvNtCs1234_7mycrate3foo3bar", "mycrate::foo::bar"},
+		// none leaves every name raw.
 		{StyleNone, "_Z3foov", "_Z3foov"},
 	}
 	for _, c := range cases {

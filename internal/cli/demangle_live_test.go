@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,15 +48,87 @@ func TestLiveDemangleCXX(t *testing.T) {
 			testenv.Run(ctx, t, gxx, dir, argv).OK(t)
 			gmon, err := progen.RunForProfile(ctx, dir, filepath.Join(dir, "prog"))
 			require.NoError(t, err)
-			for _, set := range sets {
-				if set.needDebug && !build.Debug {
-					continue
-				}
-				argv := append(append([]string{"gprof"}, set.args...), filepath.Join(dir, "prog"), gmon)
-				want := testenv.Run(ctx, t, gprof, dir, argv)
-				got := testenv.RunMain(run, argv...)
-				compareResults(t, fmt.Sprintf("gprof %s on %s built with g++ %s", strings.Join(set.args, " "), liveCXXSource, build), want, got)
-			}
+			compareOptionSets(ctx, t, gprof, dir, filepath.Join(dir, "prog"), gmon, build.Debug, sets,
+				fmt.Sprintf("on %s built with g++ %s", liveCXXSource, build))
 		})
+	}
+}
+
+// TestLiveRandomCXX generates random C++ programs (progen.GenerateCXX:
+// class and function templates with all kinds of arguments, variadic
+// packs, generic lambdas and lambdas in template and default arguments,
+// inheriting constructors, operators, local classes, ABI tags, std::map,
+// std::sort, smart pointers), builds them with g++ -pg (-O0 and -O2,
+// with and without -g, by seed), runs them, and checks that egprof prints
+// the same bytes as GNU gprof for the live test's option sets and every
+// demangling style.
+//
+// EGPROF_LIVE_CXX_SEED sets the first seed (program i uses seed+i) and
+// EGPROF_LIVE_CXX_N the number of programs.
+func TestLiveRandomCXX(t *testing.T) {
+	gxx := testenv.Tool(t, "g++")
+	gprof := testenv.Gprof(t)
+	base := envInt64(t, "EGPROF_LIVE_CXX_SEED", 1)
+	n := envInt64(t, "EGPROF_LIVE_CXX_N", 4)
+	sets := liveOptionSets()
+	for _, style := range []string{"auto", "gnu-v3", "java", "gnat", "dlang", "rust", "none"} {
+		sets = append(sets, liveOptionSet{args: []string{"-b", "-z", "--demangle=" + style}})
+	}
+	sets = append(sets, liveOptionSet{args: []string{"-b", "--no-demangle"}})
+	for i := range n {
+		seed := base + i
+		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+			defer cancel()
+			opts := liveBuildOptions(seed)
+			opts.GCC = gxx
+			repro := fmt.Sprintf("seed %d, built with g++ %s; reproduce with: EGPROF_LIVE_CXX_SEED=%d EGPROF_LIVE_CXX_N=1 go test -run 'TestLiveRandomCXX' .", seed, opts, seed)
+			dir := t.TempDir()
+			bin, err := progen.GenerateCXX(seed).Build(ctx, dir, opts)
+			require.NoError(t, err, "generator bug (program does not compile); %s", repro)
+			gmon, err := progen.RunForProfile(ctx, dir, bin)
+			require.NoError(t, err, "generator bug (no usable gmon.out); %s", repro)
+			compareOptionSets(ctx, t, gprof, dir, bin, gmon, opts.Debug, sets, "("+repro+")")
+		})
+	}
+}
+
+// compareOptionSets runs GNU gprof and egprof with each option set on bin
+// and gmon (in dir) and compares their results; sets that need debug
+// information are left out unless debug. what ends each failure's
+// description.
+func compareOptionSets(ctx context.Context, t *testing.T, gprof, dir, bin, gmon string, debug bool, sets []liveOptionSet, what string) {
+	t.Helper()
+	for _, set := range sets {
+		if set.needDebug && !debug {
+			continue
+		}
+		argv := append(append([]string{"gprof"}, set.args...), bin, gmon)
+		want := testenv.Run(ctx, t, gprof, dir, argv)
+		got := testenv.RunMain(run, argv...)
+		compareResults(t, fmt.Sprintf("gprof %s %s", strings.Join(set.args, " "), what), want, got)
+	}
+}
+
+// BenchmarkLargeCXX times `-b prog gmon.out` on a large generated C++
+// program (progen.GenerateCXXSized with 300 blocks: about 7,900 C++
+// functions, 6,000 of them in the report, most names the standard
+// library's templates), where demangling is a large part of the work. The
+// program is built with g++ -pg -O0 -g first, which takes a minute or
+// two.
+func BenchmarkLargeCXX(b *testing.B) {
+	gxx := testenv.Tool(b, "g++")
+	dir := b.TempDir()
+	bin, err := progen.GenerateCXXSized(1, 300).Build(b.Context(), dir, progen.BuildOptions{GCC: gxx, Opt: "-O0", Debug: true})
+	require.NoError(b, err)
+	gmon, err := progen.RunForProfile(b.Context(), dir, bin)
+	require.NoError(b, err)
+	argv := []string{"gprof", "-b", bin, gmon}
+	var stderr bytes.Buffer
+	require.Zero(b, run(argv, strings.NewReader(""), io.Discard, &stderr), "%q failed: %s", argv, stderr.String())
+	b.ReportAllocs()
+	for b.Loop() {
+		run(argv, strings.NewReader(""), io.Discard, io.Discard)
 	}
 }

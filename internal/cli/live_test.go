@@ -180,15 +180,7 @@ func TestLiveAgainstGprof(t *testing.T) {
 			gmon, err := progen.RunForProfile(ctx, dir, bin)
 			require.NoError(t, err, "generator bug (no usable gmon.out); %s", repro)
 
-			for _, set := range liveOptionSets() {
-				if set.needDebug && !opts.Debug {
-					continue
-				}
-				argv := append(append([]string{"gprof"}, set.args...), bin, gmon)
-				want := testenv.Run(ctx, t, gprof, dir, argv)
-				got := testenv.RunMain(run, argv...)
-				compareResults(t, fmt.Sprintf("gprof %s (%s)", strings.Join(set.args, " "), repro), want, got)
-			}
+			compareOptionSets(ctx, t, gprof, dir, bin, gmon, opts.Debug, liveOptionSets(), "("+repro+")")
 		})
 	}
 }

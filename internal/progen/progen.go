@@ -1,5 +1,5 @@
-// Package progen generates random C programs and synthetic profiles for
-// egprof's differential tests and benchmarks.
+// Package progen generates random C and C++ programs and synthetic
+// profiles for egprof's differential tests and benchmarks.
 //
 // Generate turns a seed into a self-contained C program whose profile (when
 // built with gcc -pg and run) exercises most of what gprof reports: busy
@@ -8,6 +8,10 @@
 // instrumented code and from libc (qsort comparators, thread start routines,
 // both shown as <spontaneous>), static functions, functions never called,
 // and a tiny function called tens of millions of times.
+//
+// GenerateCXX turns a seed into a C++ program whose profile is full of the
+// names C++ makes (templates, packs, lambdas, inheriting constructors, the
+// standard library's), for the live demangling test.
 //
 // SyntheticProfile describes a large profile for benchmarks: a C file with
 // thousands of tiny functions, compiled once so that the symbol table is

@@ -164,3 +164,22 @@ func TestSyntheticProfile(t *testing.T) {
 	assert.Contains(t, graph, "as a whole>")
 	assert.Regexp(t, `(?m)^\s*[\d.]+\s+[\d.]+\s+[\d.]+\s+\d+\s`, graph, "no function with both samples and calls")
 }
+
+func TestGenerateCXXDeterministic(t *testing.T) {
+	for seed := int64(-3); seed < 50; seed++ {
+		require.Equal(t, GenerateCXX(seed).Source, GenerateCXX(seed).Source, "seed %d", seed)
+	}
+	assert.NotEqual(t, GenerateCXX(1).Source, GenerateCXX(2).Source)
+}
+
+// TestGenerateCXXCompiles checks that the C++ programs of 16 seeds
+// compile (syntax and types only: the live test builds and runs some).
+func TestGenerateCXXCompiles(t *testing.T) {
+	gxx := testenv.Tool(t, "g++")
+	dir := t.TempDir()
+	for seed := range int64(16) {
+		src := filepath.Join(dir, "prog.cc")
+		require.NoError(t, os.WriteFile(src, []byte(GenerateCXX(seed).Source), 0o666))
+		testenv.Run(t.Context(), t, gxx, dir, []string{"g++", "-std=c++17", "-fsyntax-only", src}).OK(t)
+	}
+}
