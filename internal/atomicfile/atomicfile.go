@@ -22,6 +22,10 @@
 //   - A destination that is neither a regular file nor a directory (a
 //     device such as /dev/null, a FIFO) cannot be replaced by renaming; it
 //     is opened and written in place.
+//   - A name of an open descriptor (/dev/stdout, /dev/fd/N,
+//     /proc/self/fd/N: links in a /proc/PID/fd folder) is written in place
+//     too, whatever the descriptor is open on: the user means the
+//     descriptor, say a shell's redirection, not a file to replace.
 //
 // Where this differs from fopen: a hard-linked destination is replaced
 // under this name only (its other names keep the old content), and the
@@ -92,7 +96,7 @@ func Create(path string) (*File, error) {
 	switch {
 	case err == nil && fi.IsDir():
 		return nil, &fs.PathError{Op: "open", Path: path, Err: syscall.EISDIR}
-	case err == nil && !fi.Mode().IsRegular():
+	case err == nil && (!fi.Mode().IsRegular() || isDescriptorLink(target)):
 		out, err := os.OpenFile(target, os.O_WRONLY|os.O_TRUNC, 0)
 		if err != nil {
 			return nil, renamed(err, "open", path)
@@ -237,7 +241,7 @@ func resolve(path string) (string, error) {
 		if err != nil {
 			return "", renamed(err, "open", path)
 		}
-		if fi.Mode()&fs.ModeSymlink == 0 {
+		if fi.Mode()&fs.ModeSymlink == 0 || isDescriptorLink(cur) {
 			return cur, nil
 		}
 		dest, err := os.Readlink(cur)
@@ -250,6 +254,15 @@ func resolve(path string) (string, error) {
 		cur = dest
 	}
 	return "", &fs.PathError{Op: "open", Path: path, Err: syscall.ELOOP}
+}
+
+// isDescriptorLink reports whether path is an entry of a /proc/PID/fd
+// folder (reached as /dev/stdout, /dev/fd/N or /proc/self/fd/N): such a
+// link names an open descriptor, and what readlink says of it ("pipe:[7]",
+// or a file's path at the time it was opened) is no path to follow.
+func isDescriptorLink(path string) bool {
+	dir, err := filepath.EvalSymlinks(filepath.Dir(path))
+	return err == nil && strings.HasPrefix(dir, "/proc/") && filepath.Base(dir) == "fd"
 }
 
 // createTemp creates a new, empty file next to target. os.CreateTemp would

@@ -2,6 +2,7 @@ package atomicfile
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -246,6 +247,43 @@ func TestWriteDevice(t *testing.T) {
 		assert.NotZero(t, fi.Mode()&fs.ModeDevice, "written through %s", path)
 	}
 	assert.Equal(t, map[string]entry{"out": {link: os.DevNull}}, listTree(t, "."))
+}
+
+// TestWriteDescriptor writes through the names of open descriptors, as
+// `egprof --dot=/dev/stdout | dot -Tsvg` does: a pipe gets the content, and
+// a descriptor open on a regular file (a shell's `> out.dot`) is written in
+// place, so that the descriptor sees it, instead of a new file being renamed
+// over the name the descriptor was opened with.
+func TestWriteDescriptor(t *testing.T) {
+	if _, err := os.Stat("/proc/self/fd"); err != nil {
+		t.Skip("no /proc/self/fd")
+	}
+	t.Chdir(t.TempDir())
+
+	r, w, err := os.Pipe()
+	require.NoError(t, err)
+	defer r.Close()
+	fd := w.Fd()
+	for _, path := range []string{fmt.Sprintf("/proc/self/fd/%d", fd), fmt.Sprintf("/dev/fd/%d", fd)} {
+		require.NoError(t, Write(path, writeString("through "+path+"\n")), path)
+	}
+	require.NoError(t, w.Close())
+	got, err := io.ReadAll(r)
+	require.NoError(t, err)
+	assert.Equal(t, fmt.Sprintf("through /proc/self/fd/%d\nthrough /dev/fd/%d\n", fd, fd), string(got))
+
+	f, err := os.Create("redirected")
+	require.NoError(t, err)
+	defer f.Close()
+	before, err := f.Stat()
+	require.NoError(t, err)
+	require.NoError(t, Write(fmt.Sprintf("/proc/self/fd/%d", f.Fd()), writeString("in place")))
+	after, err := os.Stat("redirected")
+	require.NoError(t, err)
+	assert.True(t, os.SameFile(before, after), "the file the descriptor is open on was replaced")
+	content, err := os.ReadFile("redirected")
+	require.NoError(t, err)
+	assert.Equal(t, "in place", string(content))
 }
 
 // TestWriteReadOnlyFile: a file fopen could not open for writing is not
