@@ -279,7 +279,7 @@ func newGraphView(p *diff.Profile, opt Options) *graphView {
 			if !(a.Plus.Present && a.Minus.Present) {
 				e.style = "dotted"
 			}
-			e.label = signedCount(a.CountDelta()) + " (" + arcCountText(a.Plus) + " vs " + arcCountText(a.Minus) + ")"
+			e.label = signedCount(a.CountDelta()) + "\n(" + arcCountText(a.Plus) + " vs " + arcCountText(a.Minus) + ")"
 		} else {
 			e.color = rgbCallEdge
 			if a.Plus.Count == 0 {
@@ -290,7 +290,7 @@ func newGraphView(p *diff.Profile, opt Options) *graphView {
 		if a.Parent == a.Child {
 			// The box shows the self-calls; a loop's label would lie
 			// over the boxes beside it.
-			e.tooltip += ": " + e.label
+			e.tooltip += ": " + oneLine(e.label)
 			e.label = ""
 		}
 	}
@@ -302,17 +302,23 @@ func newGraphView(p *diff.Profile, opt Options) *graphView {
 }
 
 // viaLabel names the functions an elided path passes through: one or two
-// by name, more by the first, the last and their number.
+// by name, more by the first, the last and their number. Each name starts
+// a line, so that the label stays narrow beside its edge (graphviz sizes
+// labels by its own font metrics; a long line printed in a wider font ran
+// past the picture's edge); one-line outputs join the lines with spaces.
 func (v *graphView) viaLabel(via []int) string {
 	name := func(i int) string { return symtab.CutMiddle(symtab.ShortName(v.names[i]), viaNameMax) }
 	switch len(via) {
 	case 1:
 		return "via " + name(via[0])
 	case 2:
-		return "via " + name(via[0]) + ", " + name(via[1])
+		return "via " + name(via[0]) + ",\n" + name(via[1])
 	}
-	return fmt.Sprintf("via %s ... %s (%d functions)", name(via[0]), name(via[len(via)-1]), len(via))
+	return fmt.Sprintf("via %s\n... %s\n(%d functions)", name(via[0]), name(via[len(via)-1]), len(via))
 }
+
+// oneLine is a label for outputs whose labels are one line (GML).
+func oneLine(label string) string { return strings.ReplaceAll(label, "\n", " ") }
 
 // viaChain is an elided path as a chain of full names.
 func (v *graphView) viaChain(path diff.ElidedPath) string {
@@ -608,7 +614,7 @@ func WriteGML(w io.Writer, p *diff.Profile, opt Options) error {
 		e := &v.edges[k]
 		fmt.Fprintf(bw, "  edge [\n")
 		fmt.Fprintf(bw, "    source %d\n    target %d\n", e.from, e.to)
-		fmt.Fprintf(bw, "    label %s\n", gmlString(e.label))
+		fmt.Fprintf(bw, "    label %s\n", gmlString(oneLine(e.label)))
 		switch {
 		case e.arc < 0:
 			path := &v.sel.Paths[e.path]
@@ -643,7 +649,7 @@ func WriteGML(w io.Writer, p *diff.Profile, opt Options) error {
 		}
 		fmt.Fprintf(bw, "      targetArrow %s\n", gmlString("standard"))
 		fmt.Fprintf(bw, "    ]\n")
-		fmt.Fprintf(bw, "    LabelGraphics [\n      text %s\n    ]\n", gmlString(e.label))
+		fmt.Fprintf(bw, "    LabelGraphics [\n      text %s\n    ]\n", gmlString(oneLine(e.label)))
 		fmt.Fprintf(bw, "  ]\n")
 	}
 	fmt.Fprintf(bw, "]\n")
@@ -760,7 +766,7 @@ func WriteDOT(w io.Writer, p *diff.Profile, opt Options) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "// %s\n", strings.ReplaceAll(v.summary(), "\n", " "))
 	fmt.Fprintf(bw, "digraph %s {\n", dotString("egprof"))
-	fmt.Fprintf(bw, "  graph [fontname=\"Helvetica\", fontsize=11, labelloc=b, labeljust=l, nodesep=0.3, ranksep=0.45,\n    label=<%s>];\n", v.legend())
+	fmt.Fprintf(bw, "  graph [fontname=\"Helvetica\", fontsize=11, labelloc=b, labeljust=l, nodesep=0.3, ranksep=0.45, pad=0.3,\n    label=<%s>];\n", v.legend())
 	fmt.Fprintf(bw, "  node [shape=box, style=filled, fontname=\"Helvetica\", fontsize=10, margin=\"0.1,0.05\"];\n")
 	fmt.Fprintf(bw, "  edge [fontname=\"Helvetica\", fontsize=9];\n")
 	for k := range v.nodes {

@@ -530,11 +530,11 @@ func TestGraphColours(t *testing.T) {
 				"geo::Vec3<double>::Vec3(double, double, double)": {white, rgbHex(rgbSameLine), "filled", "calls 0 (1 vs 1)"},
 			},
 			edges: map[string][3]string{
-				"slower->faster": {rgbHex(tint(rgbMore, 0.35+0.65)), "", "+5 (10 vs 5)"},
-				"faster->same":   {rgbHex(tint(rgbLess, 0.35+0.65*0.6)), "", "-3 (2 vs 5)"},
-				"same->noisy":    {rgbHex(rgbSameLine), "", "0 (7 vs 7)"},
-				"slower->gone":   {rgbHex(tint(rgbLess, 0.35+0.65*0.8)), "dotted", "-4 (- vs 4)"},
-				"slower->geo::Vec3<double>::Vec3(double, double, double)": {rgbHex(tint(rgbMore, 0.35+0.65*0.2)), "dotted", "+1 (1 vs -)"},
+				"slower->faster": {rgbHex(tint(rgbMore, 0.35+0.65)), "", "+5\n(10 vs 5)"},
+				"faster->same":   {rgbHex(tint(rgbLess, 0.35+0.65*0.6)), "", "-3\n(2 vs 5)"},
+				"same->noisy":    {rgbHex(rgbSameLine), "", "0\n(7 vs 7)"},
+				"slower->gone":   {rgbHex(tint(rgbLess, 0.35+0.65*0.8)), "dotted", "-4\n(- vs 4)"},
+				"slower->geo::Vec3<double>::Vec3(double, double, double)": {rgbHex(tint(rgbMore, 0.35+0.65*0.2)), "dotted", "+1\n(1 vs -)"},
 			},
 		},
 		{
