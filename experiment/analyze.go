@@ -3,9 +3,11 @@ package experiment
 import (
 	"cmp"
 	"fmt"
-	"github.com/egprof/egprof/symtab"
+	"math"
 	"slices"
 	"strings"
+
+	"github.com/egprof/egprof/symtab"
 )
 
 // Reduction is how a run's time is made of its ranks' times.
@@ -427,12 +429,16 @@ func (rt *runTimes) add(vals []int, obs *Observations) {
 // samples is the number of histogram samples behind run i's time taken
 // from a by r: the time times the rate, and for the mean of the ranks,
 // times their number (the mean of k counts is as noisy as their sum).
+// It is rounded to a millionth of a sample: seconds are samples over the
+// rate, and multiplying back leaves float residue (14.000000000000002)
+// that the TSV output would print; gprof's shared histogram bins make
+// fractional counts, which stay.
 func (rt *runTimes) samples(i int, a *Acc, r Reduction) float64 {
 	n := r.of(a) * rt.hz[i]
 	if r == ReduceMean {
 		n *= float64(a.N)
 	}
-	return n
+	return math.Round(n*1e6) / 1e6
 }
 
 // scalability computes SCALA's reports from the runs' times.

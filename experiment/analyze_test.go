@@ -101,6 +101,51 @@ func TestTwoBuilds(t *testing.T) {
 	}
 }
 
+// A run's samples are its time times the rate, without the float residue
+// of dividing and multiplying back (the TSV output printed 14.000000000000002):
+// the programs' functions are aligned to whole bins, so every count is a
+// whole number of samples.
+func TestRunSamplesWhole(t *testing.T) {
+	if _, err := os.Stat(progs + "recursion/prog"); err != nil {
+		t.Skip("test programs not built")
+	}
+	path := writeTable(t,
+		"gmon\tbinary\tprocs\twork",
+		"@recursion/gmon.out\t@recursion/prog\t1\t1",
+		"@recursion/gmon2.out\t@recursion/prog\t1\t2",
+		"@cycles/gmon.out\t@cycles/prog\t2\t1",
+		"@cycles/gmon2.out\t@cycles/prog\t2\t2")
+	e, err := ReadTable(path, TableOptions{})
+	require.NoError(t, err)
+	res, err := Analyze(e, Config{ProcsDim: "procs", WorkDim: "work"})
+	require.NoError(t, err)
+	require.Len(t, res.Scala, 1)
+	require.Len(t, res.Scala[0].Points, 4)
+	for _, p := range res.Scala[0].Points {
+		assert.InDelta(t, p.T*100, p.Samples, 1e-6, "%+v", p)
+		assert.Equal(t, math.Round(p.Samples), p.Samples, "%+v", p)
+	}
+	// 14 samples at 100 Hz are 0.14 s, and 0.14·100 is 14.000000000000002
+	// in floating point; a rank whose time is 7.5 samples (shared bins)
+	// keeps its half sample.
+	for _, tc := range []struct {
+		seconds []float64
+		r       Reduction
+		want    float64
+	}{
+		{[]float64{14.0 / 100}, ReduceMax, 14},
+		{[]float64{14.0 / 100, 3.0 / 100}, ReduceSum, 17},
+		{[]float64{14.0 / 100, 7.0 / 100, 7.0 / 100}, ReduceMean, 28},
+		{[]float64{7.5 / 100}, ReduceMax, 7.5},
+	} {
+		rt := &runTimes{total: make([]Acc, 1), hz: []float64{100}}
+		for k, v := range tc.seconds {
+			rt.total[0].Add(v, k)
+		}
+		assert.Equal(t, tc.want, rt.samples(0, &rt.total[0], tc.r), "%v", tc.seconds)
+	}
+}
+
 // TestMismatchedBinary checks that a profile listed with another program's
 // executable is refused with the table's line and column.
 func TestMismatchedBinary(t *testing.T) {

@@ -38,12 +38,15 @@ type Report struct {
 	// Time is how the regions' times are counted (TimeSelf or
 	// TimeInclusive); the activities' times are always counted once.
 	Time string `json:"rank_time"`
-	// Criterion describes how the candidates were picked; Cut is the
-	// scaled index a region or activity had to reach (for the maximum,
-	// the maximum; undefined when nothing qualifies).
-	Criterion string `json:"criterion"`
-	Cut       Metric `json:"criterion_cut"`
-	CutA      Metric `json:"criterion_cut_activities"`
+	// Criterion describes how the candidates were picked and
+	// CriterionKind is its Criterion.Kind (CriterionMax,
+	// CriterionPercentile or CriterionThreshold); Cut is the scaled index
+	// a region or activity had to reach (for the maximum, the maximum;
+	// undefined when nothing qualifies).
+	Criterion     string `json:"criterion"`
+	CriterionKind string `json:"criterion_kind"`
+	Cut           Metric `json:"criterion_cut"`
+	CutA          Metric `json:"criterion_cut_activities"`
 	// DominantActivity and DominantRegion name the heaviest activity and
 	// region ("" when there is no time at all).
 	DominantActivity string `json:"dominant_activity"`
@@ -225,6 +228,7 @@ func Analyze(s *Summary, opt AnalyzeOptions) *Report {
 	// Activities, by SID_A.
 	crit := opt.Criterion
 	rep.Criterion = crit.String()
+	rep.CriterionKind = cmp.Or(crit.Kind, CriterionMax)
 	hasTimeA := make([]bool, na)
 	for j := range na {
 		hasTimeA[j] = x.ActivityTime[j] > 0

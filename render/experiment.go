@@ -108,9 +108,14 @@ func (x *expText) perdac(t *experiment.PerdacTable) {
 	case experiment.OrderNatural:
 		order = "function, then " + strings.Join(append(slices.Clone(t.Others), "metric"), ", then ") + ", as PERDAC's Fig. 3 lists them"
 	}
-	noise := fmt.Sprintf("%d rows whose spread is within sampling noise are left out (--show-noise lists them, marked ~)", t.Hidden)
-	if t.Hidden == 0 {
-		noise = "rows whose spread is within sampling noise are marked ~"
+	var noise string
+	switch {
+	case t.Hidden > 0:
+		noise = fmt.Sprintf("%d rows whose spread is within sampling noise are left out (--show-noise lists them, marked ~)", t.Hidden)
+	case t.Noisy > 0:
+		noise = fmt.Sprintf("rows whose spread is within sampling noise are marked ~ (%d here)", t.Noisy)
+	default:
+		noise = "no row above the threshold is within sampling noise"
 	}
 	x.para(fmt.Sprintf("This table shows which functions behave differently as %s varies. "+
 		"Each row is one metric of one function%s, summarised over the values of %s: "+

@@ -53,6 +53,30 @@ func experimentResult() *experiment.Result {
 	}
 }
 
+// The explanation of a PERDAC table says what became of the rows within
+// sampling noise: left out (how many), marked, or that there are none.
+func TestPerdacNoiseExplained(t *testing.T) {
+	tests := []struct {
+		name          string
+		noisy, hidden int
+		want          string
+	}{
+		{"left out", 4, 4, "4 rows whose spread is within sampling noise are left out (--show-noise lists them, marked ~)."},
+		{"shown", 1, 0, "rows whose spread is within sampling noise are marked ~ (1 here)."},
+		{"none", 0, 0, "no row above the threshold is within sampling noise."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := experimentResult()
+			res.Scala = nil
+			res.Perdac[0].Noisy, res.Perdac[0].Hidden = tt.noisy, tt.hidden
+			var b bytes.Buffer
+			require.NoError(t, Experiment(&b, res, ExperimentOptions{}))
+			assert.Contains(t, strings.Join(strings.Fields(b.String()), " "), tt.want)
+		})
+	}
+}
+
 func TestExperimentText(t *testing.T) {
 	var b bytes.Buffer
 	require.NoError(t, Experiment(&b, experimentResult(), ExperimentOptions{Brief: true}))

@@ -79,7 +79,7 @@ func RankText(w io.Writer, r *ranks.Report, opt RankOptions) error {
 	if r.DominantActivity != "" {
 		fmt.Fprintf(bw, "Dominant activity: %s. Dominant code region: %s.\n", r.DominantActivity, r.DominantRegion)
 	}
-	candidateLine(bw, "activities", "SID_A", r.Criterion, r.CutA, candA)
+	candidateLine(bw, "activities", "SID_A", r, r.CutA, candA)
 	para("ID_A averages the indices of an activity over the regions, weighted by " +
 		"the regions' time in it; SID_A scales ID_A by the activity's share of the " +
 		"total time. The heaviest and lightest regions are those with the most and " +
@@ -106,9 +106,10 @@ func RankText(w io.Writer, r *ranks.Report, opt RankOptions) error {
 	}
 	rt.write(bw, "")
 	bw.WriteString("\n")
-	candidateLine(bw, "code regions", "SID_C", r.Criterion, r.Cut, cand)
+	candidateLine(bw, "code regions", "SID_C", r, r.Cut, cand)
 	para("ID_C averages a region's indices over its activities, weighted by its " +
 		"time in each; SID_C scales ID_C by the region's share of the total time. " +
+		"The activity column names the activity that holds most of the region's time. " +
 		"ID_calls is the same index over the ranks' call counts: 0 when every rank " +
 		"made the same number of calls.")
 
@@ -317,13 +318,21 @@ func RankJSON(w io.Writer, r *ranks.Report) error {
 }
 
 // candidateLine names the candidates for tuning and the criterion that
-// picked them.
-func candidateLine(bw *bufio.Writer, what, index, criterion string, cut ranks.Metric, names []string) {
+// picked them, with the cut a scaled index had to reach (a threshold is
+// its own cut). Without candidates it says why: nothing is above the
+// threshold, or every scaled index is zero (the maximum and a percentile
+// pick at least one index above zero otherwise).
+func candidateLine(bw *bufio.Writer, what, index string, r *ranks.Report, cut ranks.Metric, names []string) {
 	if !cut.Defined {
 		return
 	}
+	threshold := r.CriterionKind == ranks.CriterionThreshold
 	if len(names) == 0 {
-		fmt.Fprintf(bw, "No candidates among the %s: none has a %s %s (%s) above zero.\n\n", what, index, criterion, cut.Format(5))
+		if threshold {
+			fmt.Fprintf(bw, "No candidates among the %s: no %s is %s.\n\n", what, index, r.Criterion)
+		} else {
+			fmt.Fprintf(bw, "No candidates among the %s: every %s is 0 (the ranks are balanced).\n\n", what, index)
+		}
 		return
 	}
 	const most = 8
@@ -331,7 +340,11 @@ func candidateLine(bw *bufio.Writer, what, index, criterion string, cut ranks.Me
 	if len(names) > most {
 		list += fmt.Sprintf(" and %d more", len(names)-most)
 	}
-	fmt.Fprintf(bw, "Candidates for tuning among the %s (%s %s, %s): %s.\n\n", what, index, criterion, cut.Format(5), list)
+	how := index + " " + r.Criterion
+	if !threshold {
+		how += ", " + cut.Format(5)
+	}
+	fmt.Fprintf(bw, "Candidates for tuning among the %s (%s): %s.\n\n", what, how, list)
 }
 
 // shortRanks writes a cluster's ranks for the text report: as ranges

@@ -14,10 +14,17 @@ import (
 	"github.com/egprof/egprof/ranks"
 )
 
-// rankReport analyses a synthetic job of p ranks over a hand-made layout:
+// rankReport analyses a synthetic job of p ranks (rankSummary) with the
+// default options.
+func rankReport(t *testing.T, p int) *ranks.Report {
+	t.Helper()
+	return ranks.Analyze(rankSummary(t, p), ranks.AnalyzeOptions{})
+}
+
+// rankSummary folds a synthetic job of p ranks over a hand-made layout:
 // "solve" is heavier on every fourth rank, "halo" grows with the rank,
 // "MPI_Barrier" is balanced, "io_flush" runs on rank 0 only.
-func rankReport(t *testing.T, p int) *ranks.Report {
+func rankSummary(t *testing.T, p int) *ranks.Summary {
 	t.Helper()
 	acts := ranks.DefaultActivities()
 	l := &ranks.Layout{
@@ -44,7 +51,58 @@ func rankReport(t *testing.T, p int) *ranks.Report {
 		require.NoError(t, s.AddRank(rank, fmt.Sprintf("gmon.rank%d", rank), 100, tm, calls))
 	}
 	require.NoError(t, s.Normalize())
-	return ranks.Analyze(s, ranks.AnalyzeOptions{})
+	return s
+}
+
+// The line under each table names the candidates and the criterion; a
+// threshold is not printed twice, and a criterion that picks nothing
+// says why.
+func TestRankCandidateLines(t *testing.T) {
+	balanced := func() *ranks.Summary {
+		l := &ranks.Layout{Config: ranks.Config{Regions: "function"}, Regions: []string{"a", "b"},
+			Activities: []string{ranks.Computation}, Cells: []ranks.Cell{{Region: 0, Activity: 0}, {Region: 1, Activity: 0}}}
+		s := ranks.NewSummary("prog", l, ranks.DefaultTopK)
+		for rank := range 4 {
+			require.NoError(t, s.AddRank(rank, fmt.Sprintf("gmon.rank%d", rank), 100, []uint64{3 * ranks.FixedOne, 5 * ranks.FixedOne}, []uint64{1, 1}))
+		}
+		require.NoError(t, s.Normalize())
+		return s
+	}()
+	tests := []struct {
+		name      string
+		s         *ranks.Summary
+		criterion string
+		want      []string // lines of the report, with %s for the cut of the regions' SID_C
+		cut       bool
+	}{
+		{"maximum", rankSummary(t, 16), "max", []string{"Candidates for tuning among the code regions (SID_C the maximum, %s): solve."}, true},
+		{"percentile", rankSummary(t, 16), "p80", []string{"Candidates for tuning among the code regions (SID_C at or above the 80th percentile, %s): solve."}, true},
+		{"threshold", rankSummary(t, 16), "0.00001", []string{
+			"Candidates for tuning among the activities (SID_A above 1e-05): ",
+			"Candidates for tuning among the code regions (SID_C above 1e-05): "}, false},
+		{"threshold too high", rankSummary(t, 16), "2", []string{
+			"No candidates among the activities: no SID_A is above 2.",
+			"No candidates among the code regions: no SID_C is above 2."}, false},
+		{"balanced", balanced, "max", []string{
+			"No candidates among the activities: every SID_A is 0 (the ranks are balanced).",
+			"No candidates among the code regions: every SID_C is 0 (the ranks are balanced)."}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := ranks.ParseCriterion(tt.criterion)
+			require.NoError(t, err)
+			rep := ranks.Analyze(tt.s, ranks.AnalyzeOptions{Criterion: c})
+			var b bytes.Buffer
+			require.NoError(t, RankText(&b, rep, RankOptions{Brief: true}))
+			for _, w := range tt.want {
+				if tt.cut {
+					w = fmt.Sprintf(w, rep.Cut.Format(5))
+				}
+				assert.Contains(t, b.String(), w)
+			}
+			assert.NotContains(t, b.String(), "above zero")
+		})
+	}
 }
 
 func TestRankText(t *testing.T) {

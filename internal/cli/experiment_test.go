@@ -473,6 +473,37 @@ func TestExperimentEndToEnd(t *testing.T) {
 		assert.True(t, slices.ContainsFunc(names, func(n string) bool { return strings.HasPrefix(n, "time-build_O2-01-") }), "%v", names)
 	})
 
+	// With one work per process count no speed at p' can bracket
+	// another's, so no psi is known: the scalability plot is not written
+	// empty, and stderr says which and why; the other plots are written.
+	t.Run("plots with nothing bracketed", func(t *testing.T) {
+		withChartsHelper(t)
+		data, err := os.ReadFile(fx.table)
+		require.NoError(t, err)
+		lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+		kept := []string{lines[0]}
+		for _, l := range lines[1:] {
+			if strings.Split(l, "\t")[3] == strconv.Itoa(expWork(expSizes[0])) {
+				kept = append(kept, l)
+			}
+		}
+		require.Len(t, kept, 1+len(expBuild)*len(expProcs))
+		one := filepath.Join(fx.dir, "one-work.tsv")
+		require.NoError(t, os.WriteFile(one, []byte(strings.Join(kept, "\n")+"\n"), 0o666))
+		plots := filepath.Join(fx.dir, "plots-one-work")
+		res := testenv.RunMain(run, "egprof", "-b", "--experiment="+one, "--compare-dim=build", "--plots="+plots)
+		require.Equal(t, 0, res.Code, res.Stderr)
+		if strings.Contains(res.Stdout, "equal times, so no crossing point is defined") {
+			t.Skip("the builds took equal times at the initial state: no range comparison to plot")
+		}
+		assert.Regexp(t, `warning: --plots: scalability-build-O[02]-O[02]\.svg is not written: no psi of O[02] or O[02] from p=1, W=1e\+06 is known at any larger p'`, res.Stderr)
+		svgs, _ := filepath.Glob(filepath.Join(plots, "scalability-*.svg"))
+		assert.Empty(t, svgs, "no empty scalability plot")
+		for _, b := range expBuild {
+			assert.FileExists(t, filepath.Join(plots, "speed-vs-work-build_"+b+".svg"))
+		}
+	})
+
 	t.Run("runs quick form", func(t *testing.T) {
 		files := fx.files["O0"][expWork(expSizes[1])][4]
 		res := testenv.RunMain(run, append([]string{"egprof", "-b", "--runs", fx.prog["O0"]}, files...)...)

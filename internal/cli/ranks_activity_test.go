@@ -184,6 +184,7 @@ func TestRankActivitiesAgainstGprof(t *testing.T) {
 				}
 			}
 			checked, maxErr := 0, 0.0
+			want := map[string]map[string]cellBound{} // region -> activity -> gprof's figures
 			for region := range perRank[0] {
 				for _, act := range []string{"computation", "point-to-point", "collective", "synchronisation"} {
 					vals, errs := make([]float64, P), make([]float64, P)
@@ -204,12 +205,21 @@ func TestRankActivitiesAgainstGprof(t *testing.T) {
 					assert.InDelta(t, sum, rep.Matrix.Seconds[i][j], sumErr+1e-9, "t_ij of %s in %s", act, region)
 					idv := rep.Matrix.ID[i][j]
 					require.True(t, idv.Defined, "%s %s", region, act)
-					assert.InDelta(t, rankDispersion(vals), idv.Value, rankDispersionBound(vals, errs)+1e-9, "ID_ij of %s in %s", act, region)
+					idBound := rankDispersionBound(vals, errs)
+					assert.InDelta(t, rankDispersion(vals), idv.Value, idBound+1e-9, "ID_ij of %s in %s", act, region)
+					if want[region] == nil {
+						want[region] = map[string]cellBound{}
+					}
+					want[region][act] = cellBound{sum, sumErr, rankDispersion(vals), idBound}
 					maxErr = max(maxErr, sumErr)
 					checked++
 				}
 			}
 			t.Logf("%d cells checked; gprof's figures bound t_ij within %.4f s at most", checked, maxErr)
+			checkRegionIndices(t, rep, want)
+			if view == "self" {
+				checkActivityIndices(t, rep, want)
+			}
 			if view == "self" {
 				// step and solve hold the activities of their calls;
 				// pack_buffer, called by an activity, keeps its own time;
@@ -226,5 +236,115 @@ func TestRankActivitiesAgainstGprof(t *testing.T) {
 				assert.GreaterOrEqual(t, checked, 14)
 			}
 		})
+	}
+}
+
+// cellBound is a region's time in an activity summed over the ranks and
+// its index of dispersion, as worked out from gprof's figures, each with
+// the bound of its error.
+type cellBound struct{ t, tErr, id, idErr float64 }
+
+// weighted averages the indices of cells weighted by their times, with
+// the bound of its error: the indices' errors weighted, plus what the
+// weights' errors can move (each index is at most 1, and the weights move
+// by at most twice the times' error over their total).
+func weighted(cells []cellBound) (v, bound float64) {
+	var total, totalErr float64
+	for _, c := range cells {
+		total += c.t
+		totalErr += c.tErr
+	}
+	for _, c := range cells {
+		v += c.t / total * c.id
+		bound += c.t / total * c.idErr
+	}
+	return v, bound + 2*totalErr/(total-totalErr)
+}
+
+// checkRegionIndices holds each region's ID_C (the paper's ID_C_i, over
+// all the activities the region performs) and SID_C to the same indices
+// computed from gprof's figures.
+func checkRegionIndices(t *testing.T, rep ranks.Report, want map[string]map[string]cellBound) {
+	t.Helper()
+	total := rep.TotalSeconds
+	checked := 0
+	for _, row := range rep.Regions {
+		acts, ok := want[row.Name]
+		if !ok {
+			continue
+		}
+		var cells []cellBound
+		var ti, tiErr float64
+		for _, c := range acts {
+			cells = append(cells, c)
+			ti += c.t
+			tiErr += c.tErr
+		}
+		idc, bound := weighted(cells)
+		require.True(t, row.ID.Defined, row.Name)
+		assert.InDelta(t, idc, row.ID.Value, bound+1e-9, "ID_C of %s", row.Name)
+		assert.InDelta(t, ti, row.Seconds, tiErr+1e-9, "t_i of %s", row.Name)
+		// SID_C = t_i/T·ID_C; T is the profile's total, which every view
+		// shares (regions may overlap in the inclusive view).
+		assert.InDelta(t, ti/total*idc, row.SID.Value, (tiErr/total)+bound*ti/total+1e-9, "SID_C of %s", row.Name)
+		checked++
+	}
+	assert.GreaterOrEqual(t, checked, 4)
+}
+
+// checkActivityIndices holds each activity's time, ID_A (the ID_ij
+// weighted by the regions' time in the activity) and its heaviest and
+// lightest region to those worked out from gprof's figures (a region is
+// only asserted heaviest or lightest when gprof's rounding cannot swap
+// it with another).
+func checkActivityIndices(t *testing.T, rep ranks.Report, want map[string]map[string]cellBound) {
+	t.Helper()
+	var total, totalErr float64 // every sample once: the profile's total
+	for _, acts := range want {
+		for _, c := range acts {
+			total += c.t
+			totalErr += c.tErr
+		}
+	}
+	assert.InDelta(t, total, rep.TotalSeconds, totalErr+1e-9, "the total time, which SID_C and SID_A divide by")
+	for _, a := range rep.Activities {
+		var cells []cellBound
+		var regions []string
+		var tj, tjErr float64
+		for region, acts := range want {
+			if c, ok := acts[a.Name]; ok {
+				cells = append(cells, c)
+				regions = append(regions, region)
+				tj += c.t
+				tjErr += c.tErr
+			}
+		}
+		require.NotEmpty(t, cells, a.Name)
+		assert.InDelta(t, tj, a.Seconds, tjErr+1e-9, "T_j of %s", a.Name)
+		ida, bound := weighted(cells)
+		assert.InDelta(t, ida, a.ID.Value, bound+1e-9, "ID_A of %s", a.Name)
+		heavy, light := 0, 0
+		for k, c := range cells {
+			if c.t > cells[heavy].t {
+				heavy = k
+			}
+			if c.t < cells[light].t {
+				light = k
+			}
+		}
+		clear := func(k int, sign float64) bool {
+			for m, c := range cells {
+				if m != k && sign*(cells[k].t-c.t) <= cells[k].tErr+c.tErr {
+					return false
+				}
+			}
+			return true
+		}
+		if clear(heavy, 1) {
+			assert.Equal(t, regions[heavy], a.Heaviest, "heaviest region of %s", a.Name)
+		}
+		if clear(light, -1) {
+			assert.Equal(t, regions[light], a.Lightest, "lightest region of %s", a.Name)
+		}
 	}
 }
