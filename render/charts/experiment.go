@@ -207,7 +207,7 @@ func timePlot(res *experiment.Result, s *experiment.ScalaReport, f *experiment.F
 	if s.Combination != "" {
 		p.Title.Text += " (" + s.Combination + ")"
 	}
-	p.X.Label.Text = "processes (" + res.Config.ProcsDim + ")"
+	p.X.Label.Text = axisLabel("processes", res.Config.ProcsDim)
 	p.Y.Label.Text = "self seconds (run's " + res.Config.TimeOfRun.String() + " over ranks)"
 	logLog(p)
 	p.Legend.Top, p.Legend.Left = true, false
@@ -282,7 +282,7 @@ func speedPlot(res *experiment.Result, s *experiment.ScalaReport) (*plot.Plot, e
 	if s.Combination != "" {
 		p.Title.Text += " (" + s.Combination + ")"
 	}
-	p.X.Label.Text = "work (" + res.Config.WorkDim + ")"
+	p.X.Label.Text = axisLabel("work", res.Config.WorkDim)
 	p.Y.Label.Text = "speed per process"
 	logLog(p)
 	p.Legend.Top, p.Legend.Left = false, false
@@ -374,4 +374,14 @@ func crossingPlot(r *experiment.RangeResult) (*plot.Plot, error) {
 	}
 	widen(&p.X)
 	return p, nil
+}
+
+// axisLabel names an axis by what it measures and the table column it
+// comes from, once when the two are the same word ("work", not
+// "work (work)").
+func axisLabel(quantity, column string) string {
+	if column == "" || strings.EqualFold(quantity, column) {
+		return quantity
+	}
+	return quantity + " (" + column + ")"
 }

@@ -91,3 +91,15 @@ func TestExperimentCharts(t *testing.T) {
 	assert.NoError(t, err)
 	assert.Empty(t, charts, "nothing to plot without SCALA")
 }
+
+func TestAxisLabel(t *testing.T) {
+	for _, tc := range []struct{ quantity, column, want string }{
+		{"work", "work", "work"},
+		{"work", "Work", "work"},
+		{"work", "size", "work (size)"},
+		{"processes", "np", "processes (np)"},
+		{"processes", "", "processes"},
+	} {
+		assert.Equal(t, tc.want, axisLabel(tc.quantity, tc.column), "%q, %q", tc.quantity, tc.column)
+	}
+}
