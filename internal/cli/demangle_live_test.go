@@ -3,14 +3,18 @@ package cli
 import (
 	"bytes"
 	"context"
+	"debug/elf"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/egprof/egprof/internal/progen"
@@ -107,8 +111,69 @@ func compareOptionSets(ctx context.Context, t *testing.T, gprof, dir, bin, gmon 
 		argv := append(append([]string{"gprof"}, set.args...), bin, gmon)
 		want := testenv.Run(ctx, t, gprof, dir, argv)
 		got := testenv.RunMain(run, argv...)
+		if slices.Contains(set.args, "-c") && want.Stdout != got.Stdout {
+			outside := functionsOutsideText(t, bin)
+			if stdout := withoutArcsOutsideText(want.Stdout, outside); stdout == got.Stdout {
+				t.Logf("gprof %s %s: GNU gprof's -c scan read memory outside its copy of .text and found calls there (see README, known differences); the rest is identical", strings.Join(set.args, " "), what)
+				want.Stdout = stdout
+			}
+		}
 		compareResults(t, fmt.Sprintf("gprof %s %s", strings.Join(set.args, " "), what), want, got)
 	}
+}
+
+// functionsOutsideText returns the names of bin's function symbols that
+// lie outside its .text section (_init in .init, _fini in .fini).
+func functionsOutsideText(t *testing.T, bin string) map[string]bool {
+	t.Helper()
+	f, err := elf.Open(bin)
+	require.NoError(t, err)
+	defer f.Close()
+	text := f.Section(".text")
+	require.NotNil(t, text, "%s has no .text", bin)
+	syms, err := f.Symbols()
+	require.NoError(t, err)
+	outside := map[string]bool{}
+	for _, s := range syms {
+		if elf.ST_TYPE(s.Info) == elf.STT_FUNC && s.Value != 0 && (s.Value < text.Addr || s.Value >= text.Addr+text.Size) {
+			outside[s.Name] = true
+		}
+	}
+	return outside
+}
+
+// withoutArcsOutsideText removes from gprof -c's call graph the count-0
+// arcs that touch a function outside .text: parent lines naming such a
+// function and the count-0 child lines of its own entry. GNU gprof scans a
+// function's bytes at core_text_space + pc - .text's address, so for a
+// function below .text it reads the heap before its copy of .text, and now
+// and then a stray 0xe8 byte there "calls" a function (undefined behaviour
+// that varies from run to run); egprof scans .text only.
+func withoutArcsOutsideText(out string, outside map[string]bool) string {
+	staticArc := regexp.MustCompile(`^\s+0\.00\s+0\.00\s+0/\d+\s+(.*) \[\d+\]$`)
+	primary := regexp.MustCompile(`^\[\d+\]`)
+	var b strings.Builder
+	inOutside := false
+	for _, line := range strings.SplitAfter(out, "\n") {
+		body := strings.TrimSuffix(line, "\n")
+		switch {
+		case strings.HasPrefix(body, "-----"):
+			inOutside = false
+		case primary.MatchString(body):
+			inOutside = false
+			for name := range outside {
+				if strings.HasSuffix(strings.TrimSpace(body[:strings.LastIndex(body, " [")]), " "+name) {
+					inOutside = true
+				}
+			}
+		default:
+			if m := staticArc.FindStringSubmatch(body); m != nil && (outside[m[1]] || inOutside) {
+				continue
+			}
+		}
+		b.WriteString(line)
+	}
+	return b.String()
 }
 
 // BenchmarkLargeCXX times `-b prog gmon.out` on a large generated C++
@@ -130,5 +195,35 @@ func BenchmarkLargeCXX(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		run(argv, strings.NewReader(""), io.Discard, io.Discard)
+	}
+}
+
+// TestWithoutArcsOutsideText holds the live tests' allowance for gprof's
+// -c scan outside .text to the lines it may remove, on the case seen in
+// TestLiveRandomCXX (seed 1002).
+func TestWithoutArcsOutsideText(t *testing.T) {
+	entry := func(parents ...string) string {
+		return strings.Join(parents, "") +
+			"[339]    0.0    0.00    0.00       1         f(int) [339]\n" +
+			"                0.00    0.00       1/4           g() [127]\n" +
+			"-----------------------------------------------\n"
+	}
+	caller := "                0.00    0.00       1/1           h() [329]\n"
+	stray := "                0.00    0.00       0/1           _init [420]\n"
+	initEntry := "[420]    0.0    0.00    0.00                 _init [420]\n" +
+		"                0.00    0.00       0/1           f(int) [339]\n" +
+		"-----------------------------------------------\n"
+	initEntryClean := "[420]    0.0    0.00    0.00                 _init [420]\n" +
+		"-----------------------------------------------\n"
+	outside := map[string]bool{"_init": true, "_fini": true}
+	for _, tc := range []struct{ name, in, want string }{
+		{"stray parent line", entry(stray, caller), entry(caller)},
+		{"stray child line in _init's entry", initEntry + entry(stray, caller), initEntryClean + entry(caller)},
+		{"a counted arc from _init stays", entry("                0.00    0.00       1/1           _init [420]\n"), entry("                0.00    0.00       1/1           _init [420]\n")},
+		{"count-0 arcs between other functions stay", entry("                0.00    0.00       0/1           k() [12]\n"), entry("                0.00    0.00       0/1           k() [12]\n")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, withoutArcsOutsideText(tc.in, outside))
+		})
 	}
 }
