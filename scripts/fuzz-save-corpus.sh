@@ -18,7 +18,8 @@ for dir in "$cache"/*/Fuzz* "$cache"/*/*/Fuzz* "$cache"/*/*/*/Fuzz*; do
 	[ -d "$pkg" ] || continue
 	dest="$pkg/testdata/fuzz/$target"
 	mkdir -p "$dest"
-	used=$(du -cb "$dest"/* 2>/dev/null | tail -1 | cut -f1)
+	# An empty folder makes du fail, which would end the script (set -e).
+	used=$({ du -cb "$dest"/* 2>/dev/null || true; } | tail -1 | cut -f1)
 	used=${used:-0}
 	copied=0
 	# Smallest first: they are the cheapest to replay.
