@@ -124,12 +124,15 @@ func (c *config) classic(tab *symtab.Table, prof *gmon.Profile, files []string, 
 	if style&styleInfo != 0 {
 		t.MarkPrinted()
 	}
-	if c.ext.wantsGraphFiles() || c.ext.pprof != "" {
+	if c.ext.wantsGraphFiles() || c.ext.pprof != "" || c.ext.html != "" {
 		single := diff.Single(g, diff.Options{KeepAll: c.showZeros})
 		if code := c.writeGraphFiles(single, stderr); code != 0 {
 			return code
 		}
 		if code := c.writePProf(single, c.rankProfiles(tab, rankInputs), stderr); code != 0 {
+			return code
+		}
+		if code := c.writeHTML(single, nil, "", stderr); code != 0 {
 			return code
 		}
 	}
@@ -357,6 +360,9 @@ func (c *config) reportDiff(plus *callgraph.Graph, style int, stdin io.Reader, s
 	dt := render.NewDiffText(stdout, d, opt)
 	if style&styleInfo != 0 {
 		dt.MarkPrinted()
+	}
+	if code := c.writeHTML(d, dt, scaling, stderr); code != 0 {
+		return code
 	}
 	switch {
 	case c.ext.impact && (c.ext.format == "tsv" || c.ext.format == "json"):
