@@ -18,7 +18,8 @@ type impactJSON struct {
 }
 
 // diffGraphJS is the pruned differential call graph: nodes [id, self
-// delta, inclusive delta, within noise, one-sided, connector], arcs
+// delta, inclusive delta, within noise, one-sided, connector, no self
+// time on either side], arcs
 // [from node, to node, time delta, count delta, one-sided], and elided
 // paths [from node, to node, via ids].
 type diffGraphJS struct {
@@ -105,7 +106,7 @@ func diffGraph(d *diff.Profile, sel *diff.GraphSelection, noiseOff bool) *diffGr
 		f := &d.Functions[i]
 		node[i] = len(g.Nodes)
 		g.Nodes = append(g.Nodes, []any{i, secs(d.Exclusive(i)), secs(d.Inclusive(i)), boolByte(!noiseOff && d.WithinNoise(i)),
-			boolByte(!(f.Plus.Present && f.Minus.Present)), boolByte(connector[i])})
+			boolByte(!(f.Plus.Present && f.Minus.Present)), boolByte(connector[i]), boolByte(f.Plus.Self == 0 && f.Minus.Self == 0)})
 	}
 	for _, a := range sel.Arcs {
 		if a < 0 || a >= len(d.Arcs) {

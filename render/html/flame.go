@@ -13,14 +13,18 @@ import (
 // of frames, in depth-first order (a frame's parent comes before it,
 // siblings heaviest first). Frame 0 is the root, all stacks. Plus and
 // Minus are each side's time through the frame (its callees' included),
-// in nanoseconds; Noise marks the frames whose change is within sampling
-// noise (differential page only).
+// in nanoseconds. The differential page also has each frame's own time
+// on each side (SelfPlus, SelfMinus: what the frame holds beyond its
+// callees, in nanoseconds), which colours it, and Noise marks the frames
+// whose change of own time is within sampling noise.
 type flameJSON struct {
-	Fn     []int   `json:"fn"` // name id; -1 for the root
-	Parent []int32 `json:"parent"`
-	Plus   []int64 `json:"plus"`
-	Minus  []int64 `json:"minus,omitempty"`
-	Noise  []int8  `json:"noise,omitempty"`
+	Fn        []int   `json:"fn"` // name id; -1 for the root
+	Parent    []int32 `json:"parent"`
+	Plus      []int64 `json:"plus"`
+	Minus     []int64 `json:"minus,omitempty"`
+	SelfPlus  []int64 `json:"self_plus,omitempty"`
+	SelfMinus []int64 `json:"self_minus,omitempty"`
+	Noise     []int8  `json:"noise,omitempty"`
 	// Left counts the frames left out by the bound and LeftNanos the
 	// '+' and '-' time they held (below their kept callers).
 	Left      int      `json:"left"`
@@ -112,6 +116,17 @@ func flameGraph(d *diff.Profile, opt Options, id []int) (*flameJSON, Stats, erro
 	// Depth-first, siblings heaviest first.
 	pos := make([]int32, len(frames))
 	stack := []int32{0}
+	// Each frame's own time: its time less its callees' (all of them,
+	// kept or not).
+	own := make([]frame, len(frames))
+	copy(own, frames)
+	for i := 1; i < len(frames); i++ {
+		p := &own[frames[i].parent]
+		for k := range 2 {
+			p.plus[k] -= frames[i].plus[k]
+			p.minus[k] -= frames[i].minus[k]
+		}
+	}
 	for len(stack) > 0 {
 		i := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -126,7 +141,9 @@ func flameGraph(d *diff.Profile, opt Options, id []int) (*flameJSON, Stats, erro
 		fl.Plus = append(fl.Plus, f.plus[0])
 		if diffPage {
 			fl.Minus = append(fl.Minus, f.minus[0])
-			fl.Noise = append(fl.Noise, boolByte(!opt.NoiseOff && withinNoise(f, kp, km, hzp, hzm)))
+			fl.SelfPlus = append(fl.SelfPlus, own[i].plus[0])
+			fl.SelfMinus = append(fl.SelfMinus, own[i].minus[0])
+			fl.Noise = append(fl.Noise, boolByte(!opt.NoiseOff && withinNoise(&own[i], kp, km, hzp, hzm)))
 		}
 		for k := len(kids[i]) - 1; k >= 0; k-- {
 			stack = append(stack, kids[i][k])
@@ -135,10 +152,10 @@ func flameGraph(d *diff.Profile, opt Options, id []int) (*flameJSON, Stats, erro
 	return fl, Stats{FlameNodes: len(fl.Fn), FlameLeft: fl.Left}, nil
 }
 
-// withinNoise reports whether a frame's change of time is within
-// diff.NoiseSEs standard errors of sampling noise, each side's time
-// through the frame taken as one Poisson count of samples (as
-// diff.Profile.InclusiveWithinNoise takes a function's inclusive time).
+// withinNoise reports whether the change of a frame's time (f holds its
+// own time) is within diff.NoiseSEs standard errors of sampling noise,
+// each side's samples taken as one Poisson count (as
+// diff.Function.NoiseSE takes a function's self samples).
 func withinNoise(f *frame, kp, km, hzp, hzm float64) bool {
 	v, delta := 0.0, 0.0
 	if hzp > 0 {

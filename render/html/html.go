@@ -207,9 +207,23 @@ func title(kind string, opt Options) string {
 		return p
 	}
 	if kind == "diff" {
-		return "egprof: " + name(opt.Plus.Exe) + " minus " + name(opt.Minus.Exe)
+		plus, minus := name(opt.Plus.Exe), name(opt.Minus.Exe)
+		if plus == minus && opt.Plus.Exe != opt.Minus.Exe {
+			// Two builds of one name: their directories tell them apart.
+			plus, minus = lastTwo(opt.Plus.Exe), lastTwo(opt.Minus.Exe)
+		}
+		return "egprof: " + plus + " minus " + minus
 	}
 	return "egprof: " + name(opt.Plus.Exe)
+}
+
+// lastTwo is a path's last two elements.
+func lastTwo(p string) string {
+	parts := strings.Split(p, "/")
+	if len(parts) < 2 {
+		return p
+	}
+	return strings.Join(parts[len(parts)-2:], "/")
 }
 
 // commandLine spells the command line with shell quoting where needed.

@@ -351,7 +351,9 @@
     }
     var total = w[0] || 1, plusTotal = F.plus[0], minusTotal = isDiff ? F.minus[0] : 0;
     var maxRel = 0;
-    if (isDiff) for (i = 1; i < n; i++) if (!F.noise[i] && w[i] > 0) maxRel = Math.max(maxRel, Math.abs(F.plus[i] - F.minus[i]) / w[i]);
+    // A frame's colour is the change of its own time (beyond its callees),
+    // relative to the largest change of any frame.
+    if (isDiff) for (i = 1; i < n; i++) if (!F.noise[i]) maxRel = Math.max(maxRel, Math.abs(F.self_plus[i] - F.self_minus[i]));
     var bar = el('div', { cls: 'bar' });
     var search = el('input', { type: 'search', placeholder: 'highlight functions (text, or /regexp/)' });
     var reset = el('button', { text: 'Reset zoom' });
@@ -365,7 +367,7 @@
     }
     sec.appendChild(bar);
     var notes = [];
-    notes.push(isDiff ? 'Width: time on both sides (\'+\' plus \'-\'); colour: the change. ' : 'Width: time, callees included. ');
+    notes.push(isDiff ? 'Width: time on both sides (\'+\' plus \'-\'), callees included; colour: the change of the frame\'s own time on that stack. ' : 'Width: time, callees included. ');
     notes.push('Stacks synthesised from gprof\'s arcs, as for --pprof' + (F.routed > 0.001 ? ' (' + (100 * F.routed).toFixed(0) + '% of the self time on stacks routed whole by the synthesis bounds)' : '') + '. Click a frame to zoom, the top frame to zoom out.');
     if (F.left > 0) notes.push(' ' + F.left + ' lighter frames (' + fmtSec(F.left_ns[0] + F.left_ns[1]) + ' s) left out to bound the page.');
     sec.appendChild(el('p', { cls: 'note', text: notes.join('') }));
@@ -387,13 +389,16 @@
       }
       return 'hsl(' + (12 + 36 * h).toFixed(0) + ',' + (78 + 10 * h).toFixed(0) + '%,' + (62 + 8 * h).toFixed(0) + '%)';
     }
+    var ink = '#111'; // the text colour of the frame colour() chose last
     function colour(i) {
+      ink = '#111';
       if (hit && hit[i]) return '#c05ad8';
       if (i === 0) return '#c9ced6';
       if (!isDiff) return warm(F.fn[i]);
-      var d = F.plus[i] - F.minus[i];
+      var d = F.self_plus[i] - F.self_minus[i];
       if (F.noise[i] || d === 0 || maxRel === 0) return '#d9d9d9';
-      var t = 0.25 + 0.75 * Math.min(1, Math.abs(d) / w[i] / maxRel);
+      var t = 0.3 + 0.7 * Math.min(1, Math.abs(d) / maxRel);
+      if (t > 0.6) ink = '#fff';
       var c = d > 0 ? [202, 0, 32] : [5, 113, 176];
       return 'rgb(' + [0, 1, 2].map(function (k) { return Math.round(255 + (c[k] - 255) * t); }).join(',') + ')';
     }
@@ -424,7 +429,7 @@
         ctx.fillRect(px, py, Math.max(pw - 0.5, 0.4), H - 1);
         if (pw > 28) {
           var s = label(i), room = pw - 6;
-          ctx.fillStyle = depth[i] < zd ? '#555' : '#111';
+          ctx.fillStyle = depth[i] < zd ? '#555' : ink;
           if (ctx.measureText(s).width > room) {
             var keep = Math.floor(s.length * room / ctx.measureText(s).width) - 1;
             s = keep > 1 ? s.slice(0, keep) + '\u2026' : '';
@@ -450,7 +455,9 @@
       if (i < 0) { tip.hidden = true; return; }
       var lines = [label(i)];
       if (isDiff) {
-        lines.push("'+' " + fmtSec(F.plus[i]) + " s, '-' " + fmtSec(F.minus[i]) + ' s, change ' + ((F.plus[i] - F.minus[i]) >= 0 ? '+' : '') + fmtSec(F.plus[i] - F.minus[i]) + ' s' + (F.noise[i] ? ' (within noise)' : ''));
+        var sd = F.self_plus[i] - F.self_minus[i], td = F.plus[i] - F.minus[i];
+        lines.push("own time: '+' " + fmtSec(F.self_plus[i]) + " s, '-' " + fmtSec(F.self_minus[i]) + ' s, change ' + (sd >= 0 ? '+' : '') + fmtSec(sd) + ' s' + (F.noise[i] ? ' (within noise)' : ''));
+        lines.push("with callees: '+' " + fmtSec(F.plus[i]) + " s, '-' " + fmtSec(F.minus[i]) + ' s, change ' + (td >= 0 ? '+' : '') + fmtSec(td) + ' s');
       } else {
         lines.push(fmtSec(F.plus[i]) + ' s, ' + pct(F.plus[i], plusTotal) + ' of the total');
       }
@@ -555,8 +562,12 @@
       }
     }
     var box = function (v) { var s = names[G.nodes[v][0]]; return s.length > 34 ? s.slice(0, 33) + '\u2026' : s; };
+    var sign = function (s) { return (parseFloat(s) > 0 ? '+' : '') + s; };
+    var stat = function (nd) { return 'self ' + sign(nd[1]) + ' s, incl ' + sign(nd[2]) + ' s'; };
+    var mctx = document.createElement('canvas').getContext('2d');
+    mctx.font = '12px system-ui, "DejaVu Sans", sans-serif';
     var BW = [], BH = 44, GAP = 26, LH = 110, pos = [];
-    for (i = 0; i < N; i++) BW.push(Math.max(90, 7 * Math.max(box(i).length, 18) + 16));
+    for (i = 0; i < N; i++) BW.push(Math.ceil(Math.max(90, mctx.measureText(box(i)).width, mctx.measureText(stat(G.nodes[i])).width) + 18));
     var width = 0;
     layers.forEach(function (L) { var s = 0; L.forEach(function (v) { s += BW[v] + GAP; }); width = Math.max(width, s); });
     layers.forEach(function (L, li) {
@@ -568,8 +579,8 @@
     G.nodes.forEach(function (nd) { maxAbs = Math.max(maxAbs, Math.abs(parseFloat(nd[1]))); });
     function fill(nd) {
       var d = parseFloat(nd[1]);
-      if (nd[3]) return '#d9d9d9';
-      if (d === 0) return '#ffffff';
+      if (nd[6]) return '#ffffff';
+      if (nd[3] || d === 0) return '#d9d9d9';
       var t = 0.2 + 0.8 * Math.min(1, Math.abs(d) / (maxAbs || 1));
       var c = d > 0 ? [202, 0, 32] : [5, 113, 176];
       return 'rgb(' + [0, 1, 2].map(function (k) { return Math.round(255 + (c[k] - 255) * t); }).join(',') + ')';
@@ -606,7 +617,7 @@
       var r = svgEl('rect', { width: BW[v], height: BH, rx: nd[4] ? 10 : 2, fill: fill(nd), stroke: nd[5] ? '#999' : '#333' });
       if (nd[3]) r.setAttribute('stroke-dasharray', '4 3');
       var t1 = svgEl('text', { x: 8, y: 18, fill: ink(nd) }); t1.textContent = box(v);
-      var t2 = svgEl('text', { x: 8, y: 35, fill: ink(nd) }); t2.textContent = 'self ' + (parseFloat(nd[1]) > 0 ? '+' : '') + nd[1] + ' s, incl ' + (parseFloat(nd[2]) > 0 ? '+' : '') + nd[2] + ' s';
+      var t2 = svgEl('text', { x: 8, y: 35, fill: ink(nd) }); t2.textContent = stat(nd);
       var tt = svgEl('title', {}); tt.textContent = names[nd[0]] + '\nself change ' + nd[1] + ' s, inclusive change ' + nd[2] + ' s' + (nd[3] ? ' (self change within noise)' : '') + (nd[4] ? '\nexists in one profile only' : '');
       g.appendChild(r); g.appendChild(t1); g.appendChild(t2); g.appendChild(tt);
       g.addEventListener('click', function (ev) { ev.stopPropagation(); focus(v); });
@@ -616,8 +627,11 @@
     wrap.appendChild(svg);
     var vb = { x: -20, y: 0, w: width + 40, h: nl * LH + 20 };
     function fit() {
-      var ar = (wrap.clientWidth || 1200) / (wrap.clientHeight || 600);
+      // Shrink a large graph to fit; never magnify a small one.
+      var cw = wrap.clientWidth || 1200, ch = wrap.clientHeight || 600, ar = cw / ch;
+      vb.w = Math.max(vb.w, cw); vb.h = Math.max(vb.h, ch);
       if (vb.w / vb.h < ar) vb.w = vb.h * ar; else vb.h = vb.w / ar;
+      vb.x = -(vb.w - width) / 2;
       svg.setAttribute('viewBox', vb.x + ' ' + vb.y + ' ' + vb.w + ' ' + vb.h);
     }
     fit();
