@@ -45,9 +45,8 @@ func DumpDOM(t testing.TB, browser, page, fragment string) string {
 	u := url.URL{Scheme: "file", Path: abs, Fragment: fragment}
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	// One process (no zygote, no renderer processes) starts in about
-	// half the time.
-	args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--single-process", "--no-zygote", "--window-size=1400,900",
+	// (--single-process would start faster, but crashes on large pages.)
+	args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--window-size=1400,900",
 		"--user-data-dir=" + t.TempDir(), "--dump-dom", u.String()}
 	res := Run(ctx, t, browser, ".", append([]string{browser}, args...))
 	if res.Code != 0 || res.Stdout == "" {

@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
 	"strconv"
 	"strings"
 
@@ -208,13 +209,29 @@ func title(kind string, opt Options) string {
 	}
 	if kind == "diff" {
 		plus, minus := name(opt.Plus.Exe), name(opt.Minus.Exe)
-		if plus == minus && opt.Plus.Exe != opt.Minus.Exe {
+		if opt.Plus.Exe == opt.Minus.Exe {
+			// One executable: the profiles tell the sides apart.
+			return "egprof: " + plus + ", " + files(opt.Plus.Files) + " minus " + files(opt.Minus.Files)
+		}
+		if plus == minus {
 			// Two builds of one name: their directories tell them apart.
 			plus, minus = lastTwo(opt.Plus.Exe), lastTwo(opt.Minus.Exe)
 		}
 		return "egprof: " + plus + " minus " + minus
 	}
 	return "egprof: " + name(opt.Plus.Exe)
+}
+
+// files names a side's profiles in a title: the first one's base name,
+// and how many more.
+func files(list []string) string {
+	switch len(list) {
+	case 0:
+		return "nothing"
+	case 1:
+		return path.Base(list[0])
+	}
+	return fmt.Sprintf("%s and %d more", path.Base(list[0]), len(list)-1)
 }
 
 // lastTwo is a path's last two elements.

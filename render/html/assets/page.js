@@ -515,7 +515,12 @@
   // ---- differential: the pruned call graph as SVG ----
   function buildGraph(sec) {
     var G = D.graph, N = G.nodes.length;
-    sec.appendChild(el('p', { cls: 'note', text: 'The functions whose change is significant (as --svg draws them: --node-thres, --edge-thres, --graph-top), ' + G.left + ' left out. Red: \'+\' spent more; blue: less; grey: within noise or unchanged; white: no self time either side. Dashed: a call path through functions left out. Drag to pan, wheel to zoom, click a function to focus on its callers and callees.' }));
+    sec.appendChild(el('p', { cls: 'note', text: 'The functions whose change is significant (as --svg draws them: --node-thres, --edge-thres, --graph-top), ' + G.left + ' left out. Red: \'+\' spent more; blue: less; grey: within noise or unchanged; white: no self time either side. Dashed: a call path through functions left out. Drag or scroll to pan, Ctrl + wheel to zoom, click a function to focus on its callers and callees (again to undo).' }));
+    var gbar = el('div', { cls: 'bar' });
+    var zin = el('button', { text: 'Zoom in', title: 'or Ctrl + wheel' }), zout = el('button', { text: 'Zoom out' }), zfit = el('button', { text: 'Whole graph' });
+    gbar.appendChild(zin); gbar.appendChild(zout); gbar.appendChild(zfit);
+    gbar.appendChild(el('span', { cls: 'count', text: N + ' functions, ' + G.arcs.length + ' arcs, ' + G.paths.length + ' elided paths' }));
+    sec.appendChild(gbar);
     var wrap = el('div', { id: 'graph-wrap' });
     sec.appendChild(wrap);
     if (N === 0) { wrap.appendChild(el('p', { cls: 'empty', text: 'No significant change to draw.' })); return; }
@@ -625,16 +630,27 @@
       nodeEls.push(g);
     });
     wrap.appendChild(svg);
-    var vb = { x: -20, y: 0, w: width + 40, h: nl * LH + 20 };
-    function fit() {
-      // Shrink a large graph to fit; never magnify a small one.
-      var cw = wrap.clientWidth || 1200, ch = wrap.clientHeight || 600, ar = cw / ch;
-      vb.w = Math.max(vb.w, cw); vb.h = Math.max(vb.h, ch);
-      if (vb.w / vb.h < ar) vb.w = vb.h * ar; else vb.h = vb.w / ar;
-      vb.x = -(vb.w - width) / 2;
-      svg.setAttribute('viewBox', vb.x + ' ' + vb.y + ' ' + vb.w + ' ' + vb.h);
+    var vb = { x: 0, y: 0, w: 1, h: 1 }, gw = width + 40, gh = nl * LH + 20;
+    function setVB() { svg.setAttribute('viewBox', vb.x + ' ' + vb.y + ' ' + vb.w + ' ' + vb.h); }
+    // The first view fits the graph's width (never magnifying it), top
+    // first: a deep graph is then read by panning down.
+    function fit(whole) {
+      var cw = wrap.clientWidth || 1200, ch = wrap.clientHeight || 600;
+      var k = Math.max(1, gw / cw);
+      if (whole) k = Math.max(k, gh / ch);
+      vb.w = cw * k; vb.h = ch * k;
+      vb.x = -20 - (vb.w - gw) / 2; vb.y = 0;
+      setVB();
     }
-    fit();
+    fit(false);
+    function zoomBy(f, mx, my) {
+      if (mx === undefined) { mx = vb.x + vb.w / 2; my = vb.y + vb.h / 2; }
+      vb.x = mx - (mx - vb.x) * f; vb.y = my - (my - vb.y) * f; vb.w *= f; vb.h *= f;
+      setVB();
+    }
+    zin.addEventListener('click', function () { zoomBy(1 / 1.4); });
+    zout.addEventListener('click', function () { zoomBy(1.4); });
+    zfit.addEventListener('click', function () { fit(true); });
     var focused = -1;
     function focus(v) {
       focused = focused === v ? -1 : v;
@@ -650,15 +666,17 @@
       if (!drag) return;
       var k = vb.w / (wrap.clientWidth || 1);
       vb.x = drag.vx - (ev.clientX - drag.x) * k; vb.y = drag.vy - (ev.clientY - drag.y) * k;
-      svg.setAttribute('viewBox', vb.x + ' ' + vb.y + ' ' + vb.w + ' ' + vb.h);
+      setVB();
     });
     wrap.addEventListener('wheel', function (ev) {
       ev.preventDefault();
-      var r = wrap.getBoundingClientRect(), f = ev.deltaY > 0 ? 1.15 : 1 / 1.15;
-      var mx = vb.x + (ev.clientX - r.left) / r.width * vb.w, my = vb.y + (ev.clientY - r.top) / r.height * vb.h;
-      vb.x = mx - (mx - vb.x) * f; vb.y = my - (my - vb.y) * f; vb.w *= f; vb.h *= f;
-      svg.setAttribute('viewBox', vb.x + ' ' + vb.y + ' ' + vb.w + ' ' + vb.h);
-    }, { passive: false });
+      var r = wrap.getBoundingClientRect(), k = vb.w / (r.width || 1);
+      if (ev.ctrlKey || ev.metaKey) {
+        zoomBy(ev.deltaY > 0 ? 1.15 : 1 / 1.15, vb.x + (ev.clientX - r.left) * k, vb.y + (ev.clientY - r.top) * k);
+        return;
+      }
+      vb.x += ev.deltaX * k; vb.y += ev.deltaY * k;
+      setVB();    }, { passive: false });
   }
 
   if (D.kind === 'diff') {
@@ -673,5 +691,7 @@
   var want = location.hash.slice(1).split('=')[0];
   showTab(tabs[want] ? want : Object.keys(tabs)[0], false);
   window.addEventListener('popstate', function () { var k = location.hash.slice(1).split('=')[0]; if (tabs[k] && k !== current) showTab(k, false); });
+  // When the first tab was ready, in milliseconds since navigation began.
+  document.body.dataset.readyMs = String(Math.round(performance.now()));
   document.body.dataset.ready = '1';
 })();
