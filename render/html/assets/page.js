@@ -162,7 +162,9 @@
     this.draw();
   };
   VTable.prototype.draw = function () {
-    var h = this.scroll.clientHeight || 600;
+    // The box grows with its rows up to the window's height: draw enough
+    // rows to fill the largest it can be.
+    var h = Math.max(this.scroll.clientHeight, window.innerHeight || 900);
     var first = Math.max(0, Math.floor(this.scroll.scrollTop / ROW) - 5);
     var last = Math.min(this.view.length, first + Math.ceil(h / ROW) + 10);
     var body = this.body, cols = this.cols;
@@ -220,7 +222,7 @@
     bar.appendChild(picker);
     bar.appendChild(el('span', { cls: 'count', text: 'Percentages are of ' + cg.total + ' s. Click a caller or callee to move along the arc; the browser\'s Back returns.' }));
     sec.appendChild(bar);
-    var out = el('div', { cls: 'scroll', style: 'height:auto;max-height:calc(100vh - 230px)' });
+    var out = el('div', { cls: 'scroll', style: 'min-height:0' });
     sec.appendChild(out);
     var hits = [], on = -1;
     function suggest() {
@@ -270,6 +272,9 @@
       if (push && location.hash !== '#cg=' + e[1]) history.pushState(null, '', '#cg=' + e[1]);
       out.textContent = '';
       var t = el('table', { cls: 'cg', id: 'cg-entry', 'data-index': String(e[1]) });
+      var cgc = el('colgroup');
+      ['72px', '72px', '72px', '80px', '130px', 'auto'].forEach(function (w) { cgc.appendChild(el('col', { style: 'width:' + w })); });
+      t.appendChild(cgc);
       var head = el('tr');
       ['', 'index', 'self', 'children', 'called', 'name'].forEach(function (h, k) { head.appendChild(el('th', { cls: k === 5 ? 'name' : '', text: h })); });
       head.children[1].textContent = '% time';
