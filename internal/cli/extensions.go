@@ -437,11 +437,11 @@ func (e *extConfig) checkModes() error {
 	if e.mode == modeDiff && e.format != "" && e.format != "text" && !e.impact {
 		return usagef("--format=%s applies to the impact table of a differential profile: give --impact as well", e.format)
 	}
-	if !e.wantsGraphFiles() {
+	if !e.wantsGraphFiles() && e.html == "" {
 		for _, o := range e.given {
 			switch o.name {
 			case "graph-top", "node-thres", "edge-thres", "focus":
-				return usagef("--%s chooses what graph files keep: give --gml, --dot, --svg or --png as well", o.name)
+				return usagef("--%s chooses what graph files keep: give --gml, --dot, --svg, --png or --html as well", o.name)
 			}
 		}
 	}

@@ -74,6 +74,19 @@ func TestHTMLOption(t *testing.T) {
 	assert.Equal(t, 0, code)
 	assert.Equal(t, plain, with, "--html changes the report")
 
+	// The rank analysis writes the page of the summed profile; the
+	// options of the pruned call graph apply to the page's.
+	for _, args := range [][]string{
+		{"-P", "-Q", "--ranks", "--html=" + page, "testdata/progs/ranks/prog", "testdata/progs/ranks/gmon.out", "testdata/progs/ranks/gmon2.out"},
+		{"-P", "-Q", "--node-thres=1", "--graph-top=5", "--html=" + page, recursionProg, recursionGmon, "--diff=" + recursionO2Gmon, "--diff-exe=" + recursionO2Prog},
+	} {
+		require.NoError(t, os.Remove(page))
+		_, stderr, code := runArgs(t, args...)
+		require.Equal(t, 0, code, "%q: %s", args, stderr)
+		_, err := os.Stat(page)
+		assert.NoError(t, err, "%q wrote no page", args)
+	}
+
 	_, stderr, code = runArgs(t, "-b", "--html="+filepath.Join(dir, "no", "such", "dir", "p.html"), cyclesProg, cyclesGmon)
 	assert.Equal(t, 1, code)
 	assert.Equal(t, 1, strings.Count(stderr, "\n"), stderr)

@@ -92,10 +92,10 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 
 	// -P -Q (and nothing else) leave only the rank analysis: the files
 	// need not be summed then, unless a file of the summed profile
-	// (--pprof, call-graph files) is asked for; report writes those and
+	// (--pprof, --html, call-graph files) is asked for; report writes those and
 	// prints no section.
 	classic := !(c.style == 0 && c.userSpecified&(styleFlat|styleGraph) == styleFlat|styleGraph) ||
-		c.ext.pprof != "" || c.ext.wantsGraphFiles()
+		c.ext.pprof != "" || c.ext.html != "" || c.ext.wantsGraphFiles()
 	bar := newProgressBar(stderr)
 	res, err := ranks.Collect(anaTab, layout, inputs, ranks.CollectOptions{
 		Exe:          filepath.Base(c.image),
