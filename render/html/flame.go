@@ -50,28 +50,45 @@ func flameGraph(d *diff.Profile, opt Options, id []int) (*flameJSON, Stats, erro
 	if err != nil {
 		return nil, Stats{}, err
 	}
+	// Each stack's values go on its leaf frame first (the frame's own
+	// time); the frames' times, callees included, are summed up the tree
+	// afterwards. Consecutive stacks share most of their callers, so the
+	// walk down a stack starts where it leaves the previous one's path.
 	frames := []frame{{fn: -1, parent: -1}}
-	type key struct{ parent, fn int32 }
-	child := map[key]int32{}
+	child := map[uint64]int32{}
+	var pathFn, pathNode []int32 // the previous stack, root first
 	for _, s := range r.Stacks {
-		at := int32(0)
-		add := func(f *frame) {
-			f.plus[0] += s.Plus.Nanos
-			f.plus[1] += s.Plus.Samples
-			f.minus[0] += s.Minus.Nanos
-			f.minus[1] += s.Minus.Samples
+		at, k := int32(0), 0
+		for ; k < len(s.Funcs) && k < len(pathFn) && pathFn[k] == s.Funcs[len(s.Funcs)-1-k]; k++ {
+			at = pathNode[k]
 		}
-		add(&frames[0])
-		for k := len(s.Funcs) - 1; k >= 0; k-- {
-			fn := s.Funcs[k]
-			n, ok := child[key{at, fn}]
+		pathFn, pathNode = pathFn[:k], pathNode[:k]
+		for ; k < len(s.Funcs); k++ {
+			fn := s.Funcs[len(s.Funcs)-1-k]
+			key := uint64(uint32(at))<<32 | uint64(uint32(fn))
+			n, ok := child[key]
 			if !ok {
 				n = int32(len(frames))
 				frames = append(frames, frame{fn: fn, parent: at})
-				child[key{at, fn}] = n
+				child[key] = n
 			}
-			add(&frames[n])
+			pathFn, pathNode = append(pathFn, fn), append(pathNode, n)
 			at = n
+		}
+		f := &frames[at]
+		f.plus[0] += s.Plus.Nanos
+		f.plus[1] += s.Plus.Samples
+		f.minus[0] += s.Minus.Nanos
+		f.minus[1] += s.Minus.Samples
+	}
+	// A frame's callers were made before it.
+	own := make([]frame, len(frames))
+	copy(own, frames)
+	for i := len(frames) - 1; i > 0; i-- {
+		p := &frames[frames[i].parent]
+		for k := range 2 {
+			p.plus[k] += frames[i].plus[k]
+			p.minus[k] += frames[i].minus[k]
 		}
 	}
 	weight := func(f *frame) int64 { return abs(f.plus[0]) + abs(f.minus[0]) }
@@ -84,7 +101,13 @@ func flameGraph(d *diff.Profile, opt Options, id []int) (*flameJSON, Stats, erro
 	for i := range order {
 		order[i] = int32(i)
 	}
-	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(weight(&frames[b]), weight(&frames[a])) })
+	heavier := func(a, b int32) int {
+		if c := cmp.Compare(weight(&frames[b]), weight(&frames[a])); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	}
+	slices.SortFunc(order, heavier)
 	limit := min(opt.MaxFlameNodes, len(frames))
 	for _, i := range order[:limit] {
 		keep[i] = true
@@ -108,7 +131,7 @@ func flameGraph(d *diff.Profile, opt Options, id []int) (*flameJSON, Stats, erro
 		kids[f.parent] = append(kids[f.parent], int32(i))
 	}
 	for i := range kids {
-		slices.SortStableFunc(kids[i], func(a, b int32) int { return cmp.Compare(weight(&frames[b]), weight(&frames[a])) })
+		slices.SortFunc(kids[i], heavier)
 	}
 	diffPage := d.IsDiff()
 	kp, km := d.PlusScale, d.MinusScale
@@ -116,17 +139,6 @@ func flameGraph(d *diff.Profile, opt Options, id []int) (*flameJSON, Stats, erro
 	// Depth-first, siblings heaviest first.
 	pos := make([]int32, len(frames))
 	stack := []int32{0}
-	// Each frame's own time: its time less its callees' (all of them,
-	// kept or not).
-	own := make([]frame, len(frames))
-	copy(own, frames)
-	for i := 1; i < len(frames); i++ {
-		p := &own[frames[i].parent]
-		for k := range 2 {
-			p.plus[k] -= frames[i].plus[k]
-			p.minus[k] -= frames[i].minus[k]
-		}
-	}
 	for len(stack) > 0 {
 		i := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]

@@ -149,11 +149,11 @@
   };
   VTable.prototype.applySort = function () {
     if (this.sortCol >= 0) {
-      var key = this.key(this.sortCol), dir = this.sortDir, num = this.cols[this.sortCol].num;
+      var key = this.key(this.sortCol), dir = this.sortDir;
       // Ties keep the report's order.
       this.view.sort(function (a, b) {
         var x = key[a], y = key[b];
-        if (x !== y) return (num ? (x < y ? -1 : 1) : (x < y ? -1 : 1)) * dir;
+        if (x !== y) return (x < y ? -1 : 1) * dir;
         return a - b;
       });
     }
@@ -340,7 +340,12 @@
     }
     window.addEventListener('popstate', function () { if (current === 'cg') fromHash(); });
     cgState = { select: select };
-    tab.shown = function () { if (!out.firstChild) { if (/^#cg=/.test(location.hash)) fromHash(); if (!out.firstChild && cg.entries.length) select(cg.entries[0][0], false); } };
+    tab.shown = function () {
+      // The entry the address names (a link, or Back), else the one shown
+      // last, else the first of the call graph.
+      if (/^#cg=\d+$/.test(location.hash)) fromHash();
+      if (!out.firstChild && cg.entries.length) select(cg.entries[0][0], false);
+    };
   }
 
   // ---- flame graph (icicle: callers above callees) ----
@@ -407,7 +412,7 @@
       var c = d > 0 ? [202, 0, 32] : [5, 113, 176];
       return 'rgb(' + [0, 1, 2].map(function (k) { return Math.round(255 + (c[k] - 255) * t); }).join(',') + ')';
     }
-    function label(i) { return i === 0 ? (isDiff ? 'all stacks' : 'all stacks (' + fmtSec(plusTotal) + ' s)') : names[F.fn[i]]; }
+    function label(i) { return i === 0 ? (isDiff ? "all stacks ('+' " + fmtSec(plusTotal) + " s, '-' " + fmtSec(minusTotal) + ' s)' : 'all stacks (' + fmtSec(plusTotal) + ' s)') : names[F.fn[i]]; }
     function draw() {
       var cw = wrap.clientWidth - 2 || 1200, dpr = window.devicePixelRatio || 1;
       var ch = (maxDepth + 1) * H + 4;
