@@ -6,6 +6,7 @@ import (
 
 	"github.com/egprof/egprof/diff"
 	"github.com/egprof/egprof/internal/atomicfile"
+	"github.com/egprof/egprof/ranks"
 	"github.com/egprof/egprof/render"
 	"github.com/egprof/egprof/render/graphfile"
 	"github.com/egprof/egprof/render/html"
@@ -14,8 +15,9 @@ import (
 // writeHTML writes --html's page of d atomically: a single profile's, or
 // with dt (the differential report's renderer, which knows the impact
 // table's rows and noise marks) a differential profile's with the pruned
-// call graph the SVG would draw; scaling says how its sides compare.
-func (c *config) writeHTML(d *diff.Profile, dt *render.DiffText, scaling string, stderr io.Writer) int {
+// call graph the SVG would draw; scaling says how its sides compare. A
+// rank analysis's report adds its tab to a single profile's page.
+func (c *config) writeHTML(d *diff.Profile, dt *render.DiffText, scaling string, rep *ranks.Report, stderr io.Writer) int {
 	if c.ext.html == "" {
 		return 0
 	}
@@ -29,6 +31,7 @@ func (c *config) writeHTML(d *diff.Profile, dt *render.DiffText, scaling string,
 		Plus:      html.Side{Exe: c.image, Files: c.gmonFiles},
 		ShowZeros: c.showZeros,
 		NoiseOff:  c.ext.noiseOff,
+		Ranks:     rep,
 	}
 	if d.IsDiff() && dt != nil {
 		opt.Minus = html.Side{Exe: image, Files: c.ext.diffFiles}

@@ -93,9 +93,10 @@ func TestHTMLOption(t *testing.T) {
 	assert.Contains(t, stderr, "--html=")
 }
 
-// TestHTMLInBrowser loads each kind of page in headless Chromium and
-// checks that its script runs without an error and that the numbers it
-// shows equal those egprof's text report prints for the same command.
+// TestHTMLInBrowser loads each kind of page (single, differential, rank
+// analysis) in headless Chromium and checks that its script runs without an
+// error and that the numbers it shows equal those egprof's text report
+// prints for the same command.
 func TestHTMLInBrowser(t *testing.T) {
 	browser := testenv.Browser(t)
 	dir := t.TempDir()
@@ -223,6 +224,39 @@ func TestHTMLInBrowser(t *testing.T) {
 				name += "~" // the mark, a span after the name
 			}
 			assert.Equal(t, name, r[8], "row %d", k)
+		}
+	})
+	t.Run("ranks", func(t *testing.T) {
+		t.Parallel()
+		page := filepath.Join(t.TempDir(), "ranks.html")
+		args := []string{"--ranks", "testdata/progs/ranks/prog", "testdata/progs/ranks/gmon.out", "testdata/progs/ranks/gmon2.out"}
+		report, stderr, code := runArgs(t, append([]string{"-b", "-P", "-Q", "--html=" + page}, args...)...)
+		require.Equal(t, 0, code, stderr)
+		// The report's table of code regions.
+		row := regexp.MustCompile(`^\s*(\S+)\s+(\S+)\s+(\S+)\s+(\S+%)\s+(.*?)\s+(\d+)\s+(\S+)\s+(\S.*)$`)
+		var want [][]string
+		lines := strings.Split(report, "\n")
+		for i, l := range lines {
+			if !strings.HasPrefix(l, "Code regions, most costly imbalance") {
+				continue
+			}
+			for _, r := range lines[i+3:] {
+				if r == "" {
+					break
+				}
+				m := row.FindStringSubmatch(r)
+				require.NotNil(t, m, "%q", r)
+				want = append(want, m[1:])
+			}
+		}
+		require.NotEmpty(t, want)
+		dom := testenv.DumpDOM(t, browser, page, "ranks")
+		checkLoaded(t, dom)
+		assert.Contains(t, dom, `id="rank-heatmap"`)
+		_, rows := domRows(dom)
+		require.Len(t, rows, len(want))
+		for k, w := range want {
+			assert.Equal(t, w, rows[k], "region row %d", k)
 		}
 	})
 	t.Run("diff-flame-graph", func(t *testing.T) {

@@ -27,6 +27,7 @@ import (
 
 	"github.com/egprof/egprof/callgraph"
 	"github.com/egprof/egprof/diff"
+	"github.com/egprof/egprof/ranks"
 	"github.com/egprof/egprof/render"
 	"github.com/egprof/egprof/stacks"
 	"github.com/egprof/egprof/symtab"
@@ -69,6 +70,11 @@ type Options struct {
 	// are kept too) and the page says how much was left out. 0 means
 	// DefaultMaxFlameNodes.
 	MaxFlameNodes int
+
+	// Ranks, when set, adds the rank analysis of an MPI job to a single
+	// page (of its summed profile): the code regions with their indices
+	// and a heatmap of the ranks' times in the most imbalanced ones.
+	Ranks *ranks.Report
 
 	// The differential page only.
 
@@ -146,6 +152,7 @@ type page struct {
 	Impact *impactJSON  `json:"impact,omitempty"`
 	Flame  *flameJSON   `json:"flame,omitempty"`
 	Graph  *diffGraphJS `json:"graph,omitempty"`
+	Ranks  *ranksJSON   `json:"ranks,omitempty"`
 }
 
 type sideJSON struct {

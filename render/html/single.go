@@ -60,6 +60,9 @@ func singlePage(d *diff.Profile, opt Options) (*page, Stats, error) {
 		return nil, st, err
 	}
 	p.Flame = fl
+	if opt.Ranks != nil {
+		p.Ranks = rankAnalysis(opt.Ranks)
+	}
 	return p, st, nil
 }
 

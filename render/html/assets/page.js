@@ -689,6 +689,76 @@
       setVB();    }, { passive: false });
   }
 
+
+  // ---- MPI ranks: the regions' indices and a heatmap of the ranks' times ----
+  function buildRanks(sec) {
+    var R = D.ranks, S = R.series;
+    sec.appendChild(el('p', { cls: 'note', text: R.summary + '. ' + (R.note ? R.note + ' ' : '') +
+      'Each row of the heatmap is one of the most imbalanced regions, each column a rank; the darker a cell, the more of the region\'s largest time per rank that rank spent in it. Hover for the seconds.' }));
+    var nr = S.regions.length, np = S.ranks.length;
+    if (nr > 0 && np > 0) {
+      var mctx = document.createElement('canvas').getContext('2d');
+      mctx.font = '12px system-ui, "DejaVu Sans", sans-serif';
+      var lw = 0;
+      S.regions.forEach(function (r) { lw = Math.max(lw, mctx.measureText(r.length > 40 ? r.slice(0, 39) + '\u2026' : r).width); });
+      lw = Math.ceil(lw) + 12;
+      var wrap = el('div', { cls: 'scroll', style: 'min-height:0;margin-bottom:12px' });
+      var canvas = el('canvas', { id: 'rank-heatmap' });
+      wrap.appendChild(canvas);
+      sec.appendChild(wrap);
+      var tip = el('div', { cls: 'tip', hidden: '' });
+      document.body.appendChild(tip);
+      var CH = 20, axis = 18, cw = 1, maxOf = S.seconds.map(function (row) { return Math.max.apply(null, row.concat([0])); });
+      var draw = function () {
+        var W = Math.max(400, (sec.clientWidth || 1200) - 4), dpr = window.devicePixelRatio || 1;
+        cw = Math.max(1, (W - lw) / np);
+        var H = nr * CH + axis;
+        canvas.width = Math.ceil((lw + cw * np) * dpr); canvas.height = H * dpr;
+        canvas.style.width = (lw + cw * np) + 'px'; canvas.style.height = H + 'px';
+        var ctx = canvas.getContext('2d');
+        ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+        ctx.font = '12px system-ui, "DejaVu Sans", sans-serif';
+        ctx.textBaseline = 'middle';
+        for (var i = 0; i < nr; i++) {
+          var name = S.regions[i];
+          ctx.fillStyle = '#111';
+          ctx.fillText(name.length > 40 ? name.slice(0, 39) + '\u2026' : name, 2, i * CH + CH / 2);
+          for (var k = 0; k < np; k++) {
+            var t = maxOf[i] > 0 ? S.seconds[i][k] / maxOf[i] : 0;
+            ctx.fillStyle = 'rgb(' + Math.round(255 - 25 * t) + ',' + Math.round(245 - 160 * t) + ',' + Math.round(235 - 220 * t) + ')';
+            ctx.fillRect(lw + k * cw, i * CH, Math.max(cw - (cw > 4 ? 1 : 0), 1), CH - 1);
+          }
+        }
+        ctx.fillStyle = '#5f6368';
+        var step = Math.max(1, Math.ceil(40 / cw));
+        for (var k2 = 0; k2 < np; k2 += step) ctx.fillText(String(S.ranks[k2]), lw + k2 * cw, nr * CH + axis / 2);
+      };
+      canvas.addEventListener('mousemove', function (ev) {
+        var r = canvas.getBoundingClientRect(), x = ev.clientX - r.left - lw, i = Math.floor((ev.clientY - r.top) / CH), k = Math.floor(x / cw);
+        if (x < 0 || i < 0 || i >= nr || k < 0 || k >= np) { tip.hidden = true; return; }
+        tip.textContent = S.regions[i] + '\nrank ' + S.ranks[k] + ': ' + S.seconds[i][k].toFixed(4) + ' s (mean ' + S.mean[i] + ' s)';
+        tip.hidden = false;
+        tip.style.left = Math.min(ev.clientX + 14, window.innerWidth - 380) + 'px';
+        tip.style.top = (ev.clientY + 14) + 'px';
+      });
+      canvas.addEventListener('mouseleave', function () { tip.hidden = true; });
+      draw();
+      window.addEventListener('resize', function () { if (current === 'ranks') draw(); });
+    }
+    var cols = [
+      { title: 'SID_C', num: true, width: '90px', get: function (r) { return r[0]; }, help: 'scaled index of dispersion: the imbalance weighed by the region\'s share of the time' },
+      { title: 'ID_C', num: true, width: '90px', get: function (r) { return r[1]; }, help: 'index of dispersion of the ranks\' times' },
+      { title: 'seconds', num: true, width: '100px', get: function (r) { return r[2]; } },
+      { title: 'share', num: true, width: '80px', get: function (r) { return r[3]; } },
+      { title: 'activity', cls: 'name', width: '120px', get: function (r) { return r[4]; } },
+      { title: 'calls', num: true, width: '100px', get: function (r) { return r[5]; } },
+      { title: 'ID_calls', num: true, width: '90px', get: function (r) { return r[6]; } },
+      { title: 'name', cls: 'name', get: function (r) { return r[7] + (r[8] ? ' *' : ''); } }
+    ];
+    sec.appendChild(el('p', { cls: 'note', text: 'Code regions, most costly imbalance (SID_C) first; * marks the candidates for tuning (--rank-criterion).' }));
+    new VTable(sec, cols, R.regions, { nameOf: function (r) { return r[7]; }, cls: 'regions' });
+  }
+
   if (D.kind === 'diff') {
     addTab('impact', 'Impact table', buildImpact);
     addTab('flame', 'Differential flame graph', buildFlame);
@@ -697,6 +767,7 @@
     if (D.flat) addTab('flat', 'Flat profile', buildFlat);
     if (D.cg) addTab('cg', 'Call graph', buildCG);
     addTab('flame', 'Flame graph', buildFlame);
+    if (D.ranks) addTab('ranks', 'Ranks', buildRanks);
   }
   var want = location.hash.slice(1).split('=')[0];
   showTab(tabs[want] ? want : Object.keys(tabs)[0], false);
