@@ -1,4 +1,4 @@
-// Package html writes one self-contained HTML page of a single or differential profile.
+// Package html writes one self-contained HTML page to explore a profile, a differential profile or an MPI job's ranks.
 package html
 
 // The page is one file: its style and script are embedded in the binary
