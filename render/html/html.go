@@ -156,9 +156,13 @@ type page struct {
 }
 
 type sideJSON struct {
-	Sign    string   `json:"sign"` // "", "+" or "-"
-	Exe     string   `json:"exe"`
+	Sign string `json:"sign"` // "", "+" or "-"
+	Exe  string `json:"exe"`
+	// Files are the first of the side's profiles and its last (at most
+	// sideFilesShown in all), Count how many there are: an MPI job has
+	// thousands.
 	Files   []string `json:"files"`
+	Count   int      `json:"count"`
 	Seconds string   `json:"seconds"` // total time, as the report prints it
 	HZ      uint32   `json:"hz"`
 }
@@ -250,7 +254,25 @@ func lastTwo(p string) string {
 	return strings.Join(parts[len(parts)-2:], "/")
 }
 
-// commandLine spells the command line with shell quoting where needed.
+// sideFilesShown is how many of a side's profile files the header names,
+// and commandShown how many words of the command line.
+const (
+	sideFilesShown = 6
+	commandShown   = 16
+)
+
+// shortList is list when it has at most n elements, else its first n-1
+// and its last.
+func shortList(list []string, n int) []string {
+	if len(list) <= n {
+		return append([]string{}, list...)
+	}
+	return append(append([]string{}, list[:n-1]...), list[len(list)-1])
+}
+
+// commandLine spells the command line with shell quoting where needed; a
+// long one (thousands of rank files) keeps its first words and its last,
+// and says how many it leaves out.
 func commandLine(argv []string) string {
 	out := make([]string, len(argv))
 	for i, a := range argv {
@@ -262,15 +284,16 @@ func commandLine(argv []string) string {
 		}
 		out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 	}
+	if len(out) > commandShown {
+		left := len(out) - (commandShown - 1)
+		out = append(out[:commandShown-2:commandShown-2], fmt.Sprintf("... (%d more) ...", left), out[len(out)-1])
+	}
 	return strings.Join(out, " ")
 }
 
 // graphSide describes a side of the profile for the header.
 func graphSide(sign string, s Side, g *callgraph.Graph, scale float64) sideJSON {
-	sd := sideJSON{Sign: sign, Exe: s.Exe, Files: s.Files}
-	if sd.Files == nil {
-		sd.Files = []string{}
-	}
+	sd := sideJSON{Sign: sign, Exe: s.Exe, Files: shortList(s.Files, sideFilesShown), Count: len(s.Files)}
 	if g != nil {
 		sd.HZ = g.HZ
 		sd.Seconds = secs(g.TotalTime / float64(g.HZ) * scale)

@@ -271,7 +271,8 @@ func TestBadInput(t *testing.T) {
 	assert.Equal(t, []int{-1}, p.Flame.Fn)
 }
 
-// TestCommandLine checks the quoting of the command line in the header.
+// TestCommandLine checks the quoting of the command line in the header,
+// and how a long one is cut.
 func TestCommandLine(t *testing.T) {
 	for _, c := range []struct {
 		argv []string
@@ -280,8 +281,23 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"egprof", "-b", "prog", "gmon.out"}, "egprof -b prog gmon.out"},
 		{[]string{"egprof", "--diff=a b", "it's"}, `egprof '--diff=a b' 'it'\''s'`},
 		{[]string{"egprof", ""}, "egprof ''"},
+		{append([]string{"egprof", "--ranks", "prog"}, strings.Fields(strings.Repeat("g ", 100))...),
+			"egprof --ranks prog g g g g g g g g g g g ... (88 more) ... g"},
 	} {
 		assert.Equal(t, c.want, commandLine(c.argv))
+	}
+	for _, c := range []struct {
+		n    int
+		want []string
+	}{
+		{0, []string{}}, {3, []string{"f0", "f1", "f2"}}, {6, []string{"f0", "f1", "f2", "f3", "f4", "f5"}},
+		{7, []string{"f0", "f1", "f2", "f3", "f4", "f6"}}, {4096, []string{"f0", "f1", "f2", "f3", "f4", "f4095"}},
+	} {
+		var files []string
+		for i := range c.n {
+			files = append(files, fmt.Sprintf("f%d", i))
+		}
+		assert.Equal(t, c.want, shortList(files, sideFilesShown), "%d files", c.n)
 	}
 }
 

@@ -48,8 +48,9 @@
     var label = s.sign ? "'" + s.sign + "' side" : 'executable';
     facts.appendChild(el('span', { text: label }));
     facts.appendChild(el('span', null, [el('code', { text: s.exe }), '  (' + s.seconds + ' s at ' + s.hz + ' samples/s)']));
-    facts.appendChild(el('span', { text: s.files.length === 1 ? 'profile' : s.files.length + ' profiles' }));
-    var shown = s.files.slice(0, 6).join(' ') + (s.files.length > 6 ? ' ... ' + s.files[s.files.length - 1] : '');
+    facts.appendChild(el('span', { text: s.count === 1 ? 'profile' : s.count + ' profiles' }));
+    // The first profiles and the last (egprof sends no more).
+    var shown = s.count > s.files.length ? s.files.slice(0, -1).join(' ') + ' ... ' + s.files[s.files.length - 1] : s.files.join(' ');
     facts.appendChild(el('span', null, [el('code', { text: shown })]));
   });
   if (D.impact && D.impact.scaling) { facts.appendChild(el('span', { text: 'compared' })); facts.appendChild(el('span', { text: D.impact.scaling })); }
@@ -702,19 +703,30 @@
       var lw = 0;
       S.regions.forEach(function (r) { lw = Math.max(lw, mctx.measureText(r.length > 40 ? r.slice(0, 39) + '\u2026' : r).width); });
       lw = Math.ceil(lw) + 12;
-      var wrap = el('div', { cls: 'scroll', style: 'min-height:0;margin-bottom:12px' });
+      var wrap = el('div', { cls: 'scroll', style: 'min-height:0' });
+      var groupNote = el('p', { cls: 'note' });
       var canvas = el('canvas', { id: 'rank-heatmap' });
       wrap.appendChild(canvas);
       sec.appendChild(wrap);
+      sec.appendChild(groupNote);
       var tip = el('div', { cls: 'tip', hidden: '' });
       document.body.appendChild(tip);
-      var CH = 20, axis = 18, cw = 1, maxOf = S.seconds.map(function (row) { return Math.max.apply(null, row.concat([0])); });
+      var CH = 20, axis = 18, cw = 1, per = 1, nc = np, maxOf = S.seconds.map(function (row) { return Math.max.apply(null, row.concat([0])); });
+      // With more ranks than pixels, a column stands for a group of
+      // neighbouring ranks and shows the slowest of them.
+      var cell = function (i, c) {
+        var v = 0;
+        for (var k = c * per; k < Math.min(np, (c + 1) * per); k++) v = Math.max(v, S.seconds[i][k]);
+        return v;
+      };
       var draw = function () {
         var W = Math.max(400, (sec.clientWidth || 1200) - 4), dpr = window.devicePixelRatio || 1;
-        cw = Math.max(1, (W - lw) / np);
+        per = Math.max(1, Math.ceil(np / Math.max(1, W - lw)));
+        nc = Math.ceil(np / per);
+        cw = Math.max(1, (W - lw) / nc);
         var H = nr * CH + axis;
-        canvas.width = Math.ceil((lw + cw * np) * dpr); canvas.height = H * dpr;
-        canvas.style.width = (lw + cw * np) + 'px'; canvas.style.height = H + 'px';
+        canvas.width = Math.ceil((lw + cw * nc) * dpr); canvas.height = H * dpr;
+        canvas.style.width = (lw + cw * nc) + 'px'; canvas.style.height = H + 'px';
         var ctx = canvas.getContext('2d');
         ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
         ctx.font = '12px system-ui, "DejaVu Sans", sans-serif';
@@ -723,20 +735,24 @@
           var name = S.regions[i];
           ctx.fillStyle = '#111';
           ctx.fillText(name.length > 40 ? name.slice(0, 39) + '\u2026' : name, 2, i * CH + CH / 2);
-          for (var k = 0; k < np; k++) {
-            var t = maxOf[i] > 0 ? S.seconds[i][k] / maxOf[i] : 0;
+          for (var c = 0; c < nc; c++) {
+            var t = maxOf[i] > 0 ? cell(i, c) / maxOf[i] : 0;
             ctx.fillStyle = 'rgb(' + Math.round(255 - 25 * t) + ',' + Math.round(245 - 160 * t) + ',' + Math.round(235 - 220 * t) + ')';
-            ctx.fillRect(lw + k * cw, i * CH, Math.max(cw - (cw > 4 ? 1 : 0), 1), CH - 1);
+            ctx.fillRect(lw + c * cw, i * CH, Math.max(cw - (cw > 4 ? 1 : 0), 1), CH - 1);
           }
         }
         ctx.fillStyle = '#5f6368';
-        var step = Math.max(1, Math.ceil(40 / cw));
-        for (var k2 = 0; k2 < np; k2 += step) ctx.fillText(String(S.ranks[k2]), lw + k2 * cw, nr * CH + axis / 2);
+        var step = Math.max(1, Math.ceil(60 / cw));
+        for (var c2 = 0; c2 + step / 2 < nc; c2 += step) ctx.fillText(String(S.ranks[c2 * per]), lw + c2 * cw, nr * CH + axis / 2);
+        groupNote.textContent = per > 1 ? 'Each column stands for ' + per + ' neighbouring ranks and shows the slowest of them.' : '';
       };
       canvas.addEventListener('mousemove', function (ev) {
-        var r = canvas.getBoundingClientRect(), x = ev.clientX - r.left - lw, i = Math.floor((ev.clientY - r.top) / CH), k = Math.floor(x / cw);
-        if (x < 0 || i < 0 || i >= nr || k < 0 || k >= np) { tip.hidden = true; return; }
-        tip.textContent = S.regions[i] + '\nrank ' + S.ranks[k] + ': ' + S.seconds[i][k].toFixed(4) + ' s (mean ' + S.mean[i] + ' s)';
+        var r = canvas.getBoundingClientRect(), x = ev.clientX - r.left - lw, i = Math.floor((ev.clientY - r.top) / CH), c = Math.floor(x / cw);
+        if (x < 0 || i < 0 || i >= nr || c < 0 || c >= nc) { tip.hidden = true; return; }
+        var lo = c * per, hi = Math.min(np, (c + 1) * per) - 1, slow = lo;
+        for (var k = lo; k <= hi; k++) if (S.seconds[i][k] > S.seconds[i][slow]) slow = k;
+        tip.textContent = S.regions[i] + '\n' + (hi > lo ? 'ranks ' + S.ranks[lo] + '-' + S.ranks[hi] + ', slowest rank ' : 'rank ') + S.ranks[slow] + ': ' +
+          S.seconds[i][slow].toFixed(4) + ' s (mean of all ranks ' + S.mean[i] + ' s)';
         tip.hidden = false;
         tip.style.left = Math.min(ev.clientX + 14, window.innerWidth - 380) + 'px';
         tip.style.top = (ev.clientY + 14) + 'px';
@@ -751,7 +767,7 @@
       { title: 'seconds', num: true, width: '100px', get: function (r) { return r[2]; } },
       { title: 'share', num: true, width: '80px', get: function (r) { return r[3]; } },
       { title: 'activity', cls: 'name', width: '120px', get: function (r) { return r[4]; } },
-      { title: 'calls', num: true, width: '100px', get: function (r) { return r[5]; } },
+      { title: 'calls', num: true, width: '130px', get: function (r) { return r[5]; } },
       { title: 'ID_calls', num: true, width: '90px', get: function (r) { return r[6]; } },
       { title: 'name', cls: 'name', get: function (r) { return r[7] + (r[8] ? ' *' : ''); } }
     ];
