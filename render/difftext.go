@@ -99,6 +99,15 @@ func (d *DiffText) rows() []int {
 	return rows
 }
 
+// ImpactRows are the functions the impact table lists, as indexes into
+// the profile's Functions, in its order (the options' symspecs and -m
+// applied).
+func (d *DiffText) ImpactRows() []int { return d.rows() }
+
+// WithinNoise reports whether the impact table marks function i's self
+// delta as within sampling noise ("~"; never with --noise=off).
+func (d *DiffText) WithinNoise(i int) bool { return d.noisy(i) }
+
 // noisy reports whether a function's self delta is within two standard
 // errors of the sampling noise.
 func (d *DiffText) noisy(i int) bool {

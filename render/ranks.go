@@ -385,6 +385,10 @@ func ordinal(n int) string {
 // rankPct formats a fraction as a percentage with one decimal.
 func rankPct(v float64) string { return strconv.FormatFloat(100*v, 'f', 1, 64) + "%" }
 
+// RankPercent formats a share as the rank analysis's tables print it
+// ("12.5%").
+func RankPercent(v float64) string { return rankPct(v) }
+
 // rankPctMetric formats a fraction as a percentage, or "undefined".
 func rankPctMetric(m ranks.Metric) string {
 	if !m.Defined {

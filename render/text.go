@@ -176,6 +176,50 @@ var siPrefixes = [...]struct {
 	{'m', 1e+03}, {'u', 1e+06}, {'n', 1e+09}, {'p', 1e+12}, {'f', 1e+15}, {'a', 1e+18},
 }
 
+// perCallUnit is the index in siPrefixes of the unit of the flat
+// profile's per-call columns: the prefix that puts the largest total time
+// per call between 1 and 1000, as gprof chooses it.
+func perCallUnit(g *callgraph.Graph, order []int) int {
+	top := 0.0
+	found := false
+	for _, i := range order {
+		e := &g.Entries[i]
+		if e.NCalls == 0 {
+			continue
+		}
+		ct := (e.Ticks + e.ChildTime) / float64(e.NCalls)
+		if ct > top {
+			top, found = ct, true
+		}
+	}
+	if !found || top <= 0 {
+		return 0
+	}
+	top /= float64(g.HZ)
+	for unit := 0; unit < len(siPrefixes); unit++ {
+		v := siPrefixes[unit].scale * top
+		if v >= 1 && v < 1000 {
+			return unit
+		}
+	}
+	// gprof reads past its table here; the first prefix is as good a
+	// stand-in as any.
+	return 0
+}
+
+// FlatUnit is the unit of the flat profile's per-call columns ("ms/call")
+// and the factor that turns seconds per call into it, as gprof's flat
+// profile (without -T) chooses them.
+func FlatUnit(g *callgraph.Graph) (string, float64) {
+	u := perCallUnit(g, g.FlatOrder())
+	return string([]byte{siPrefixes[u].prefix, g.Abbrev}) + "/call", siPrefixes[u].scale
+}
+
+// Fixed formats v with prec decimals as C's printf("%.*f") does, with
+// glibc's spellings of infinities and NaN: the numbers of every text
+// section, for outputs that must print the same.
+func Fixed(v float64, prec int) string { return fixed(v, 0, prec) }
+
 // Flat writes the flat profile.
 func (t *Text) Flat() {
 	g := t.g
@@ -192,36 +236,9 @@ func (t *Text) Flat() {
 	order := g.FlatOrder()
 	hz := float64(g.HZ)
 
-	unit := 0
-	if t.opt.Traditional {
-		unit = 5
-	} else {
-		top := 0.0
-		found := false
-		for _, i := range order {
-			e := &g.Entries[i]
-			if e.NCalls == 0 {
-				continue
-			}
-			ct := (e.Ticks + e.ChildTime) / float64(e.NCalls)
-			if ct > top {
-				top, found = ct, true
-			}
-		}
-		if found && top > 0 {
-			top /= hz
-			for unit = 0; unit < len(siPrefixes); unit++ {
-				v := siPrefixes[unit].scale * top
-				if v >= 1 && v < 1000 {
-					break
-				}
-			}
-			if unit == len(siPrefixes) {
-				// gprof reads past its table here; the first prefix is
-				// as good a stand-in as any.
-				unit = 0
-			}
-		}
+	unit := 5
+	if !t.opt.Traditional {
+		unit = perCallUnit(g, order)
 	}
 	total := g.TotalTime
 	unitName := string([]byte{siPrefixes[unit].prefix, g.Abbrev}) + "/call"

@@ -66,7 +66,7 @@ func report(c *config, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) 
 	if code != 0 {
 		return code
 	}
-	return c.classic(tab, prof, c.gmonFiles, nil, stdin, stdout, stderr)
+	return c.classic(tab, prof, c.gmonFiles, nil, nil, stdin, stdout, stderr)
 }
 
 // noteDebug prints gprof's note that -d does nothing here.
@@ -80,8 +80,9 @@ func (c *config) noteDebug(stdout io.Writer) {
 // tab describes, read from files: the sections the options select, the
 // files of egprof's own options, and in diff mode the differential profile
 // instead. The rank analysis calls it for the summed rank files, with the
-// rank inputs (the pprof export labels its samples by rank).
-func (c *config) classic(tab *symtab.Table, prof *gmon.Profile, files []string, rankInputs []ranks.Input, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) int {
+// rank inputs (the pprof export labels its samples by rank) and its report
+// (for the HTML page).
+func (c *config) classic(tab *symtab.Table, prof *gmon.Profile, files []string, rankInputs []ranks.Input, rankReport *ranks.Report, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) int {
 	fail := func(format string, args ...any) int {
 		fmt.Fprintf(stderr, format, args...)
 		return 1
@@ -124,12 +125,15 @@ func (c *config) classic(tab *symtab.Table, prof *gmon.Profile, files []string, 
 	if style&styleInfo != 0 {
 		t.MarkPrinted()
 	}
-	if c.ext.wantsGraphFiles() || c.ext.pprof != "" {
+	if c.ext.wantsGraphFiles() || c.ext.pprof != "" || c.ext.html != "" {
 		single := diff.Single(g, diff.Options{KeepAll: c.showZeros})
 		if code := c.writeGraphFiles(single, stderr); code != 0 {
 			return code
 		}
 		if code := c.writePProf(single, c.rankProfiles(tab, rankInputs), stderr); code != 0 {
+			return code
+		}
+		if code := c.writeHTML(single, nil, "", rankReport, stderr); code != 0 {
 			return code
 		}
 	}
@@ -357,6 +361,9 @@ func (c *config) reportDiff(plus *callgraph.Graph, style int, stdin io.Reader, s
 	dt := render.NewDiffText(stdout, d, opt)
 	if style&styleInfo != 0 {
 		dt.MarkPrinted()
+	}
+	if code := c.writeHTML(d, dt, scaling, nil, stderr); code != 0 {
+		return code
 	}
 	switch {
 	case c.ext.impact && (c.ext.format == "tsv" || c.ext.format == "json"):

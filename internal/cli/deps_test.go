@@ -91,7 +91,8 @@ func importers(pkgs map[string]*build.Package, prefix string) []string {
 
 // TestDependencyRules holds the layout's rules: google/pprof only through
 // render/pprof, gonum/plot only through render/charts and that only in the
-// egprof-charts command (graphviz only in egprof-graphviz), processes started
+// egprof-charts command (graphviz only in egprof-graphviz), the HTML page
+// built from the standard library and egprof alone, processes started
 // and output files created only by the command (internal/cli) and cmd/.
 // internal/progen (the generator of test programs, which builds them with
 // gcc) and internal/testenv (the test harness) are test tooling: no package
@@ -113,6 +114,15 @@ func TestDependencyRules(t *testing.T) {
 	for _, tooling := range []string{"internal/progen", "internal/testenv"} {
 		for _, ip := range importers(pkgs, modulePath+"/"+tooling) {
 			assert.True(t, strings.HasPrefix(ip, "internal/progen/cmd/"), "%s imports the test tooling %s", ip, tooling)
+		}
+	}
+	// The HTML page is self-contained: render/html uses the standard
+	// library and egprof's own packages only, and nothing of the network.
+	if p := pkgs[modulePath+"/render/html"]; assert.NotNil(t, p, "render/html") {
+		for _, imp := range p.Imports {
+			assert.True(t, imp == modulePath || strings.HasPrefix(imp, modulePath+"/") || !strings.Contains(strings.SplitN(imp, "/", 2)[0], "."),
+				"render/html imports %s", imp)
+			assert.False(t, imp == "net" || strings.HasPrefix(imp, "net/"), "render/html imports %s", imp)
 		}
 	}
 	// The command's file utilities: only the command uses them.

@@ -195,6 +195,10 @@ func optionTable() []optionDef {
 		{name: "pprof", metavar: "FILE", modes: inProfileModes,
 			help: "write the profile (or differential profile) as a gzipped pprof profile.proto",
 			set:  func(e *extConfig, v string) error { e.pprof = v; return nil }},
+		{name: "html", metavar: "FILE", modes: inProfileModes,
+			help: "write a self-contained HTML page to explore the profile (flat profile, call graph, flame graph) " +
+				"or the differential profile (impact table, differential flame graph and call graph)",
+			set: func(e *extConfig, v string) error { e.html = v; return nil }},
 		{name: "format", metavar: "text|tsv|json", modes: inTableModes,
 			help: "the output format of the rank, experiment and impact tables (default text)",
 			set:  setFormat},
@@ -307,6 +311,7 @@ type extConfig struct {
 	nodeShare, edgeShare *float64
 	focus                []string
 	pprof                string
+	html                 string
 
 	// format is --format, the output format of the analysis tables; exp
 	// holds the experiment mode's options, rank the rank analysis's.
@@ -432,11 +437,11 @@ func (e *extConfig) checkModes() error {
 	if e.mode == modeDiff && e.format != "" && e.format != "text" && !e.impact {
 		return usagef("--format=%s applies to the impact table of a differential profile: give --impact as well", e.format)
 	}
-	if !e.wantsGraphFiles() {
+	if !e.wantsGraphFiles() && e.html == "" {
 		for _, o := range e.given {
 			switch o.name {
 			case "graph-top", "node-thres", "edge-thres", "focus":
-				return usagef("--%s chooses what graph files keep: give --gml, --dot, --svg or --png as well", o.name)
+				return usagef("--%s chooses what graph files keep: give --gml, --dot, --svg, --png or --html as well", o.name)
 			}
 		}
 	}

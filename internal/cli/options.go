@@ -27,8 +27,9 @@ const (
 // config is everything the command line asks for.
 type config struct {
 	argv0         string
-	style         int // sections selected
-	userSpecified int // sections the user mentioned at all
+	argv          []string // the command line, for the outputs that name it
+	style         int      // sections selected
+	userSpecified int      // sections the user mentioned at all
 	brief         bool
 	noStatic      bool
 	ignoreNonFunc bool
@@ -63,7 +64,7 @@ type exitNow struct{ code int }
 // parseCommandLine turns argv into a config, or returns the exit status
 // when the command ends during option processing.
 func parseCommandLine(argv []string, env func(string) (string, bool), out, errw *strings.Builder) (*config, *exitNow) {
-	c := &config{argv0: argv[0], demangle: true, width: 80, minCount: 1, tableLength: 10}
+	c := &config{argv0: argv[0], argv: argv, demangle: true, width: 80, minCount: 1, tableLength: 10}
 	table := optionTable()
 	p := gprofParser(table)
 	if _, ok := env("POSIXLY_CORRECT"); ok {

@@ -92,10 +92,10 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 
 	// -P -Q (and nothing else) leave only the rank analysis: the files
 	// need not be summed then, unless a file of the summed profile
-	// (--pprof, call-graph files) is asked for; report writes those and
+	// (--pprof, --html, call-graph files) is asked for; report writes those and
 	// prints no section.
 	classic := !(c.style == 0 && c.userSpecified&(styleFlat|styleGraph) == styleFlat|styleGraph) ||
-		c.ext.pprof != "" || c.ext.wantsGraphFiles()
+		c.ext.pprof != "" || c.ext.html != "" || c.ext.wantsGraphFiles()
 	bar := newProgressBar(stderr)
 	res, err := ranks.Collect(anaTab, layout, inputs, ranks.CollectOptions{
 		Exe:          filepath.Base(c.image),
@@ -134,12 +134,13 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 		}
 	}
 
+	rep := ranks.Analyze(res.Summary, ranks.AnalyzeOptions{Top: o.top, Naming: c.textOptions().Naming(), Criterion: o.criterion})
 	afterOther := false
 	if classic {
 		c.noteDebug(stdout)
 		cw := &countingWriter{w: stdout}
 		bw := bufio.NewWriterSize(cw, 64<<10)
-		code := c.classic(tab, res.Sum, c.gmonFiles, inputs, stdin, bw, stderr)
+		code := c.classic(tab, res.Sum, c.gmonFiles, inputs, rep, stdin, bw, stderr)
 		if err := bw.Flush(); err != nil && code == 0 {
 			return fail("%s: writing the report: %v\n", c.argv0, err)
 		}
@@ -149,7 +150,6 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 		afterOther = cw.n > 0
 	}
 
-	rep := ranks.Analyze(res.Summary, ranks.AnalyzeOptions{Top: o.top, Naming: c.textOptions().Naming(), Criterion: o.criterion})
 	switch format {
 	case "tsv":
 		err = render.RankTSV(stdout, rep)

@@ -1,0 +1,278 @@
+package cli
+
+import (
+	"html"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/egprof/egprof/internal/testenv"
+)
+
+// The programs of the browser test: a profile with cycles, and a build
+// against its -O2 build.
+const (
+	cyclesProg      = "testdata/progs/cycles/prog"
+	cyclesGmon      = "testdata/progs/cycles/gmon.out"
+	recursionProg   = "testdata/progs/recursion/prog"
+	recursionGmon   = "testdata/progs/recursion/gmon.out"
+	recursionO2Prog = "testdata/progs/recursion-O2/prog"
+	recursionO2Gmon = "testdata/progs/recursion-O2/gmon.out"
+)
+
+var (
+	domRowRE  = regexp.MustCompile(`(?s)<tr class="(row|parent|primary|child)"[^>]*>(.*?)</tr>`)
+	domCellRE = regexp.MustCompile(`(?s)<td[^>]*>(.*?)</td>`)
+	domTagRE  = regexp.MustCompile(`<[^>]*>`)
+)
+
+// domRows reads the table rows of a dumped DOM: each row's class and the
+// text of its cells.
+func domRows(dom string) (classes []string, rows [][]string) {
+	for _, m := range domRowRE.FindAllStringSubmatch(dom, -1) {
+		var cells []string
+		for _, c := range domCellRE.FindAllStringSubmatch(m[2], -1) {
+			cells = append(cells, html.UnescapeString(domTagRE.ReplaceAllString(c[1], "")))
+		}
+		classes = append(classes, m[1])
+		rows = append(rows, cells)
+	}
+	return classes, rows
+}
+
+// checkLoaded fails the test unless the page's script ran to its end
+// without an error.
+func checkLoaded(t *testing.T, dom string) {
+	t.Helper()
+	m := regexp.MustCompile(`<body[^>]*>`).FindString(dom)
+	require.NotEmpty(t, m, "no body in the DOM")
+	assert.Contains(t, m, `data-errors=""`, "the page's script reported errors")
+	assert.Contains(t, m, `data-ready="1"`, "the page's script did not finish")
+}
+
+// TestHTMLOption checks --html's file: written with -P -Q alone (nothing
+// on stdout), the text report unchanged by it, and a bad path an error of
+// one line.
+func TestHTMLOption(t *testing.T) {
+	dir := t.TempDir()
+	page := filepath.Join(dir, "p.html")
+	stdout, stderr, code := runArgs(t, "-b", "-P", "-Q", "--html="+page, cyclesProg, cyclesGmon)
+	require.Equal(t, 0, code, stderr)
+	assert.Empty(t, stdout)
+	data, err := os.ReadFile(page)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(data), "<!DOCTYPE html>"))
+
+	plain, _, _ := runArgs(t, "-b", cyclesProg, cyclesGmon)
+	with, _, code := runArgs(t, "-b", "--html="+page, cyclesProg, cyclesGmon)
+	assert.Equal(t, 0, code)
+	assert.Equal(t, plain, with, "--html changes the report")
+
+	// The rank analysis writes the page of the summed profile; the
+	// options of the pruned call graph apply to the page's.
+	for _, args := range [][]string{
+		{"-P", "-Q", "--ranks", "--html=" + page, "testdata/progs/ranks/prog", "testdata/progs/ranks/gmon.out", "testdata/progs/ranks/gmon2.out"},
+		{"-P", "-Q", "--node-thres=1", "--graph-top=5", "--html=" + page, recursionProg, recursionGmon, "--diff=" + recursionO2Gmon, "--diff-exe=" + recursionO2Prog},
+	} {
+		require.NoError(t, os.Remove(page))
+		_, stderr, code := runArgs(t, args...)
+		require.Equal(t, 0, code, "%q: %s", args, stderr)
+		_, err := os.Stat(page)
+		assert.NoError(t, err, "%q wrote no page", args)
+	}
+
+	_, stderr, code = runArgs(t, "-b", "--html="+filepath.Join(dir, "no", "such", "dir", "p.html"), cyclesProg, cyclesGmon)
+	assert.Equal(t, 1, code)
+	assert.Equal(t, 1, strings.Count(stderr, "\n"), stderr)
+	assert.Contains(t, stderr, "--html=")
+}
+
+// TestHTMLInBrowser loads each kind of page (single, differential, rank
+// analysis) in headless Chromium and checks that its script runs without an
+// error and that the numbers it shows equal those egprof's text report
+// prints for the same command.
+func TestHTMLInBrowser(t *testing.T) {
+	browser := testenv.Browser(t)
+	dir := t.TempDir()
+	single := filepath.Join(dir, "single.html")
+	diffPage := filepath.Join(dir, "diff.html")
+	singleArgs := []string{cyclesProg, cyclesGmon}
+	diffArgs := []string{recursionProg, recursionGmon, "--diff=" + recursionO2Gmon, "--diff-exe=" + recursionO2Prog}
+	_, stderr, code := runArgs(t, append([]string{"-P", "-Q", "--html=" + single}, singleArgs...)...)
+	require.Equal(t, 0, code, stderr)
+	_, stderr, code = runArgs(t, append([]string{"-P", "-Q", "--html=" + diffPage}, diffArgs...)...)
+	require.Equal(t, 0, code, stderr)
+
+	t.Run("flat", func(t *testing.T) {
+		t.Parallel()
+		dom := testenv.DumpDOM(t, browser, single, "flat")
+		checkLoaded(t, dom)
+		report, _, _ := runArgs(t, append([]string{"-b", "-p"}, singleArgs...)...)
+		want, err := testenv.ParseFlat(report)
+		require.NoError(t, err)
+		_, rows := domRows(dom)
+		// The page renders the rows in view: at 900 pixels, more than 14.
+		require.Len(t, rows, len(want)+0, "rows in the DOM")
+		for k, w := range want {
+			r := rows[k]
+			require.Len(t, r, 7, "row %d", k)
+			assert.Equal(t, w.Name, r[6], "row %d", k)
+			for _, c := range []struct {
+				got  string
+				want float64
+			}{{r[0], w.Percent}, {r[1], w.Cumulative}, {r[2], w.Self}} {
+				assert.Equal(t, fixed2(c.want), c.got, "%s", w.Name)
+			}
+			if w.HasCalls {
+				assert.Equal(t, []string{uitoa(w.Calls), fixed2(w.SelfPerCall), fixed2(w.TotalPerCall)}, r[3:6], "%s", w.Name)
+			} else {
+				assert.Equal(t, []string{"", "", ""}, r[3:6], "%s", w.Name)
+			}
+		}
+	})
+	t.Run("callgraph", func(t *testing.T) {
+		t.Parallel()
+		report, _, _ := runArgs(t, append([]string{"-b", "-q"}, singleArgs...)...)
+		entries, err := testenv.ParseCallGraph(report)
+		require.NoError(t, err)
+		// burn [1], with callers in cycles, and a member of a cycle.
+		for _, index := range []int{1, 3} {
+			var want testenv.CallGraphEntry
+			for _, e := range entries {
+				if e.Index == index {
+					want = e
+				}
+			}
+			require.Equal(t, index, want.Index, "no entry [%d] in the report", index)
+			dom := testenv.DumpDOM(t, browser, single, "cg="+uitoa(uint64(index)))
+			checkLoaded(t, dom)
+			classes, rows := domRows(dom)
+			var parents, children [][]string
+			var primary []string
+			for k, cl := range classes {
+				switch cl {
+				case "parent":
+					if rows[k][5] != "<spontaneous>" {
+						parents = append(parents, rows[k])
+					}
+				case "child":
+					children = append(children, rows[k])
+				case "primary":
+					primary = rows[k]
+				}
+			}
+			require.NotNil(t, primary, "[%d]: no primary line", index)
+			assert.Equal(t, []string{"[" + uitoa(uint64(index)) + "]", fixed1(want.Percent), fixed2(want.Self), fixed2(want.Children), want.Called}, primary[:5])
+			assert.True(t, strings.HasPrefix(primary[5], want.Name+" "), "%q", primary[5])
+			require.Len(t, parents, len(want.Callers), "[%d] callers", index)
+			require.Len(t, children, len(want.Callees), "[%d] callees", index)
+			check := func(ln testenv.CallGraphLine, r []string) {
+				assert.True(t, strings.HasPrefix(r[5], ln.Name+" "), "%q against %q", r[5], ln.Name)
+				called := uitoa(ln.Count)
+				if ln.HasTotal {
+					called += "/" + uitoa(ln.Total)
+				}
+				assert.Equal(t, called, r[4], "%s", ln.Name)
+				if ln.HasTimes {
+					assert.Equal(t, []string{fixed2(ln.Self), fixed2(ln.Children)}, r[2:4], "%s", ln.Name)
+				}
+			}
+			for k, ln := range want.Callers {
+				check(ln, parents[k])
+			}
+			for k, ln := range want.Callees {
+				check(ln, children[k])
+			}
+		}
+	})
+	t.Run("flame", func(t *testing.T) {
+		t.Parallel()
+		dom := testenv.DumpDOM(t, browser, single, "flame")
+		checkLoaded(t, dom)
+		assert.Contains(t, dom, "<canvas")
+	})
+	t.Run("impact", func(t *testing.T) {
+		t.Parallel()
+		dom := testenv.DumpDOM(t, browser, diffPage, "impact")
+		checkLoaded(t, dom)
+		report, _, _ := runArgs(t, append([]string{"-b", "--impact", "-Q"}, diffArgs...)...)
+		var want [][]string
+		for _, l := range strings.Split(report, "\n") {
+			if f := strings.Fields(l); len(f) >= 9 && regexp.MustCompile(`^-?\d+\.\d\d$`).MatchString(f[0]) {
+				want = append(want, f)
+			}
+		}
+		require.NotEmpty(t, want)
+		_, rows := domRows(dom)
+		require.Len(t, rows, len(want))
+		for k, w := range want {
+			r := rows[k]
+			require.Len(t, r, 9)
+			noise := w[len(w)-1] == "~"
+			if noise {
+				w = w[:len(w)-1]
+			}
+			assert.Equal(t, w[:8], r[:8], "row %d", k)
+			name := strings.Join(w[8:], " ")
+			if noise {
+				name += "~" // the mark, a span after the name
+			}
+			assert.Equal(t, name, r[8], "row %d", k)
+		}
+	})
+	t.Run("ranks", func(t *testing.T) {
+		t.Parallel()
+		page := filepath.Join(t.TempDir(), "ranks.html")
+		args := []string{"--ranks", "testdata/progs/ranks/prog", "testdata/progs/ranks/gmon.out", "testdata/progs/ranks/gmon2.out"}
+		report, stderr, code := runArgs(t, append([]string{"-b", "-P", "-Q", "--html=" + page}, args...)...)
+		require.Equal(t, 0, code, stderr)
+		// The report's table of code regions.
+		row := regexp.MustCompile(`^\s*(\S+)\s+(\S+)\s+(\S+)\s+(\S+%)\s+(.*?)\s+(\d+)\s+(\S+)\s+(\S.*)$`)
+		var want [][]string
+		lines := strings.Split(report, "\n")
+		for i, l := range lines {
+			if !strings.HasPrefix(l, "Code regions, most costly imbalance") {
+				continue
+			}
+			for _, r := range lines[i+3:] {
+				if r == "" {
+					break
+				}
+				m := row.FindStringSubmatch(r)
+				require.NotNil(t, m, "%q", r)
+				want = append(want, m[1:])
+			}
+		}
+		require.NotEmpty(t, want)
+		dom := testenv.DumpDOM(t, browser, page, "ranks")
+		checkLoaded(t, dom)
+		assert.Contains(t, dom, `id="rank-heatmap"`)
+		_, rows := domRows(dom)
+		require.Len(t, rows, len(want))
+		for k, w := range want {
+			assert.Equal(t, w, rows[k], "region row %d", k)
+		}
+	})
+	t.Run("diff-flame-graph", func(t *testing.T) {
+		t.Parallel()
+		for _, tab := range []string{"flame", "graph"} {
+			dom := testenv.DumpDOM(t, browser, diffPage, tab)
+			checkLoaded(t, dom)
+		}
+	})
+}
+
+func fixed2(v float64) string { return strconvFixed(v, 2) }
+func fixed1(v float64) string { return strconvFixed(v, 1) }
+
+// strconvFixed formats a number read from the report back as the report
+// printed it.
+func strconvFixed(v float64, prec int) string { return strconv.FormatFloat(v, 'f', prec, 64) }
+
+func uitoa(v uint64) string { return strconv.FormatUint(v, 10) }

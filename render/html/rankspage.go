@@ -1,0 +1,69 @@
+package html
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/egprof/egprof/ranks"
+	"github.com/egprof/egprof/render"
+)
+
+// ranksJSON is the rank analysis of an MPI job's summed profile: the code
+// regions with their indices, each row [SID_C, ID_C, seconds, share,
+// activity, calls, ID_calls, name, candidate (1 or 0)] as render.RankText
+// prints them, and the seconds each rank spent in the most imbalanced
+// regions (Series: [region][rank], rounded to the 4 decimals the text's
+// spread table prints).
+type ranksJSON struct {
+	Summary string   `json:"summary"`
+	Regions [][]any  `json:"regions"`
+	Series  seriesJS `json:"series"`
+	Note    string   `json:"note,omitempty"`
+}
+
+type seriesJS struct {
+	Regions []string    `json:"regions"`
+	Ranks   []int       `json:"ranks"`
+	Seconds [][]float64 `json:"seconds"`
+	Mean    []string    `json:"mean"`
+}
+
+// rankAnalysis formats the rank analysis's regions and series.
+func rankAnalysis(r *ranks.Report) *ranksJSON {
+	plural := func(n int, one, many string) string {
+		if n == 1 {
+			return one
+		}
+		return many
+	}
+	out := &ranksJSON{
+		Summary: fmt.Sprintf("%d %s (%s), %s seconds in %d code %s, sampled at %d Hz", r.P, plural(r.P, "rank", "ranks"), r.RankList,
+			secs(r.TotalSeconds), len(r.Regions), plural(len(r.Regions), "region", "regions"), r.HZ),
+		Regions: [][]any{},
+	}
+	if r.Truncated > 0 {
+		out.Note = fmt.Sprintf("%d ranks kept only their %d heaviest regions: their time in the others counts as zero.", r.Truncated, r.TopK)
+	}
+	for _, g := range r.Regions {
+		out.Regions = append(out.Regions, []any{g.SID.Format(5), g.ID.Format(5), secs(g.Seconds), render.RankPercent(g.Share), g.Activity,
+			strconv.FormatUint(g.Calls, 10), g.CallsID.Format(5), g.Name, boolByte(g.Candidate)})
+	}
+	s := r.Series
+	out.Series = seriesJS{Regions: s.Regions, Ranks: s.Ranks, Seconds: make([][]float64, len(s.Seconds)), Mean: make([]string, len(s.Mean))}
+	if out.Series.Regions == nil {
+		out.Series.Regions = []string{}
+	}
+	if out.Series.Ranks == nil {
+		out.Series.Ranks = []int{}
+	}
+	for i, row := range s.Seconds {
+		out.Series.Seconds[i] = make([]float64, len(row))
+		for k, v := range row {
+			out.Series.Seconds[i][k], _ = strconv.ParseFloat(render.Fixed(v, 4), 64)
+		}
+	}
+	for i, v := range s.Mean {
+		out.Series.Mean[i] = render.Fixed(v, 4)
+	}
+	return out
+}
