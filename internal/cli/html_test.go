@@ -46,6 +46,49 @@ func domRows(dom string) (classes []string, rows [][]string) {
 	return classes, rows
 }
 
+// reportTable reads a table of a text report: the lines from skip lines
+// after the first line starting with heading up to a blank line, each
+// split into cells by parse. A missing or empty table fails the test.
+func reportTable(t *testing.T, report, heading string, skip int, parse func(string) []string) [][]string {
+	t.Helper()
+	lines := strings.Split(report, "\n")
+	var rows [][]string
+	for i, l := range lines {
+		if !strings.HasPrefix(l, heading) || i+skip > len(lines) {
+			continue
+		}
+		for _, r := range lines[i+skip:] {
+			if r == "" {
+				break
+			}
+			rows = append(rows, parse(r))
+		}
+		break
+	}
+	require.NotEmpty(t, rows, "no table after %q in the report", heading)
+	return rows
+}
+
+// submatches splits a line into re's groups, failing the test when it
+// does not match.
+func submatches(t *testing.T, re *regexp.Regexp) func(string) []string {
+	return func(l string) []string {
+		m := re.FindStringSubmatch(l)
+		require.NotNil(t, m, "%q does not match %s", l, re)
+		return m[1:]
+	}
+}
+
+// domTable is the table of a dumped DOM with the given id attribute.
+func domTable(t *testing.T, dom, id string) string {
+	t.Helper()
+	k := strings.Index(dom, `id="`+id+`"`)
+	require.GreaterOrEqual(t, k, 0, "no table %s in the DOM", id)
+	end := strings.Index(dom[k:], "</table>")
+	require.GreaterOrEqual(t, end, 0, "table %s does not end", id)
+	return dom[k : k+end]
+}
+
 // checkLoaded fails the test unless the page's script ran to its end
 // without an error.
 func checkLoaded(t *testing.T, dom string) {
@@ -107,6 +150,10 @@ func TestHTMLInBrowser(t *testing.T) {
 	_, stderr, code := runArgs(t, append([]string{"-P", "-Q", "--html=" + single}, singleArgs...)...)
 	require.Equal(t, 0, code, stderr)
 	_, stderr, code = runArgs(t, append([]string{"-P", "-Q", "--html=" + diffPage}, diffArgs...)...)
+	require.Equal(t, 0, code, stderr)
+	rankPage := filepath.Join(dir, "ranks.html")
+	rankReport, stderr, code := runArgs(t, "-b", "-P", "-Q", "--html="+rankPage,
+		"--ranks", "testdata/progs/ranks/prog", "testdata/progs/ranks/gmon.out", "testdata/progs/ranks/gmon2.out")
 	require.Equal(t, 0, code, stderr)
 
 	t.Run("flat", func(t *testing.T) {
@@ -228,29 +275,10 @@ func TestHTMLInBrowser(t *testing.T) {
 	})
 	t.Run("ranks", func(t *testing.T) {
 		t.Parallel()
-		page := filepath.Join(t.TempDir(), "ranks.html")
-		args := []string{"--ranks", "testdata/progs/ranks/prog", "testdata/progs/ranks/gmon.out", "testdata/progs/ranks/gmon2.out"}
-		report, stderr, code := runArgs(t, append([]string{"-b", "-P", "-Q", "--html=" + page}, args...)...)
-		require.Equal(t, 0, code, stderr)
 		// The report's table of code regions.
 		row := regexp.MustCompile(`^\s*(\S+)\s+(\S+)\s+(\S+)\s+(\S+%)\s+(.*?)\s+(\d+)\s+(\S+)\s+(\S.*)$`)
-		var want [][]string
-		lines := strings.Split(report, "\n")
-		for i, l := range lines {
-			if !strings.HasPrefix(l, "Code regions, most costly imbalance") {
-				continue
-			}
-			for _, r := range lines[i+3:] {
-				if r == "" {
-					break
-				}
-				m := row.FindStringSubmatch(r)
-				require.NotNil(t, m, "%q", r)
-				want = append(want, m[1:])
-			}
-		}
-		require.NotEmpty(t, want)
-		dom := testenv.DumpDOM(t, browser, page, "ranks")
+		want := reportTable(t, rankReport, "Code regions, most costly imbalance", 3, submatches(t, row))
+		dom := testenv.DumpDOM(t, browser, rankPage, "ranks")
 		checkLoaded(t, dom)
 		assert.Contains(t, dom, `id="rank-heatmap"`)
 		_, rows := domRows(dom)
@@ -258,6 +286,32 @@ func TestHTMLInBrowser(t *testing.T) {
 		for k, w := range want {
 			assert.Equal(t, w, rows[k], "region row %d", k)
 		}
+	})
+	t.Run("rank-activities", func(t *testing.T) {
+		t.Parallel()
+		// The report's table of activities (heaviest and lightest region
+		// apart by two spaces or more) and its matrix of regions by
+		// activities (names without spaces here).
+		act := regexp.MustCompile(`^(\S+(?: \*)?)\s+(\S+)\s+(\S+%)\s+(\S+)\s+(\S+)\s+(\d+)\s+(\S.*?)\s{2,}(\S.*)$`)
+		activities := reportTable(t, rankReport, "Activities, most costly imbalance", 3, submatches(t, act))
+		matrix := reportTable(t, rankReport, "index of dispersion over the ranks (ID_ij", 4, strings.Fields)
+		dom := testenv.DumpDOM(t, browser, rankPage, "activities")
+		checkLoaded(t, dom)
+		for _, c := range []struct {
+			id   string
+			want [][]string
+		}{{"rank-activities", activities}, {"rank-matrix", matrix}} {
+			_, rows := domRows(domTable(t, dom, c.id))
+			require.Len(t, rows, len(c.want), c.id)
+			for k, w := range c.want {
+				assert.Equal(t, w, rows[k], "%s row %d", c.id, k)
+			}
+		}
+		dom = testenv.DumpDOM(t, browser, rankPage, "rankchart")
+		checkLoaded(t, dom)
+		assert.Contains(t, dom, `id="rank-chart"`)
+		_, rows := domRows(domTable(t, dom, "rank-clusters"))
+		assert.Equal(t, [][]string{{"1", "2", "0-1", ""}}, rows, "the report's one cluster of ranks")
 	})
 	t.Run("diff-flame-graph", func(t *testing.T) {
 		t.Parallel()

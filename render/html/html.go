@@ -73,7 +73,10 @@ type Options struct {
 
 	// Ranks, when set, adds the rank analysis of an MPI job to a single
 	// page (of its summed profile): the code regions with their indices
-	// and a heatmap of the ranks' times in the most imbalanced ones.
+	// and a heatmap of the ranks' times in the most imbalanced ones; the
+	// activities, the matrix of the top regions by the activities and the
+	// clusters of regions; a chart of each rank's time in the top regions
+	// and the clusters of ranks.
 	Ranks *ranks.Report
 
 	// The differential page only.

@@ -691,6 +691,121 @@
   }
 
 
+  // heat is the heatmap's colour of t in [0, 1].
+  function heat(t) { return 'rgb(' + Math.round(255 - 25 * t) + ',' + Math.round(245 - 160 * t) + ',' + Math.round(235 - 220 * t) + ')'; }
+
+  // staticTable shows rows of text cells as they come (short tables: no
+  // sorting, no filter). heads: [title, cls] pairs; groups, optional: a
+  // header row above, [title, columns spanned] pairs.
+  function staticTable(parent, id, heads, rows, groups) {
+    var t = el('table', { cls: 'st', id: id });
+    var thead = el('thead');
+    if (groups) {
+      var gr = el('tr', { cls: 'group' });
+      groups.forEach(function (g) { gr.appendChild(el('th', { colspan: String(g[1]), cls: g[0] ? 'span' : '', text: g[0] })); });
+      thead.appendChild(gr);
+    }
+    var hr = el('tr');
+    heads.forEach(function (h) { hr.appendChild(el('th', { cls: h[1] || '', text: h[0] })); });
+    thead.appendChild(hr);
+    t.appendChild(thead);
+    var tb = el('tbody');
+    rows.forEach(function (r) {
+      var tr = el('tr', { cls: 'row' });
+      r.forEach(function (c, k) { tr.appendChild(el('td', { cls: (heads[k] && heads[k][1]) || '', text: c })); });
+      tb.appendChild(tr);
+    });
+    t.appendChild(tb);
+    var box = el('div', { cls: 'stbox' }, [t]);
+    parent.appendChild(box);
+    return t;
+  }
+
+  // ---- MPI ranks: activities, the matrix of regions by activities, the region clusters ----
+  function buildActivities(sec) {
+    var R = D.ranks;
+    sec.appendChild(el('h2', { text: 'Activities, most costly imbalance (SID_A) first' }));
+    staticTable(sec, 'rank-activities', [['activity', 'name'], ['seconds'], ['share'], ['ID_A'], ['SID_A'], ['regions'], ['heaviest region', 'name'], ['lightest region', 'name']], R.activities);
+    sec.appendChild(el('p', { cls: 'note', text: (R.dominant ? R.dominant + ' ' : '') + 'ID_A averages the indices of an activity over the regions, weighted by their time in it; SID_A scales ID_A by the activity\'s share of the total time. * marks the candidates for tuning.' }));
+    var acts = R.matrixActs, n = acts.length;
+    if (R.matrixRows.length && n) {
+      sec.appendChild(el('h2', { text: 'Time of each activity in the top regions (t_ij, the paper\'s Table 6) and its index of dispersion over the ranks (ID_ij, Table 7)' }));
+      var heads = [['t_i']];
+      acts.forEach(function (a) { heads.push([a]); });
+      acts.forEach(function (a) { heads.push([a]); });
+      heads.push(['ID_C'], ['name', 'name']);
+      staticTable(sec, 'rank-matrix', heads, R.matrixRows, [['', 1], ['t_ij (seconds)', n], ['ID_ij', n], ['', 2]]);
+      sec.appendChild(el('p', { cls: 'note', text: 't_i is the region\'s time, t_ij its time in each activity; a dash marks an activity the region does not perform. ID_C is the region\'s index over all its activities.' }));
+    }
+    if (R.regionClusters.length) {
+      sec.appendChild(el('h2', { text: 'Clusters of code regions (k-means over their standardised activity times)' }));
+      var ch = [['cluster'], ['regions'], ['seconds'], ['share']];
+      acts.forEach(function (a) { ch.push([a]); });
+      ch.push(['heaviest members', 'name']);
+      staticTable(sec, 'rank-region-clusters', ch, R.regionClusters);
+      sec.appendChild(el('p', { cls: 'note', text: 'The activity columns give the mix of each cluster\'s time.' }));
+    }
+  }
+
+  // ---- MPI ranks: each rank's time in the top regions, and the clusters of ranks ----
+  var PALETTE = ['#1a5fb4', '#c01c28', '#26a269', '#e66100', '#813d9c', '#865e3c', '#1c71d8', '#5e5c64'];
+  function buildRankChart(sec) {
+    var R = D.ranks, S = R.series, np = S.ranks.length;
+    var nr = Math.min(S.regions.length, PALETTE.length);
+    sec.appendChild(el('h2', { text: 'Seconds each rank spent in the ' + nr + ' most imbalanced regions' }));
+    if (nr > 0 && np > 0) {
+      var W = Math.max(500, (sec.clientWidth || main.clientWidth || 1200) - 20), H = 320, L = 64, RT = 16, T = 12, B = 34;
+      var ymax = 0;
+      for (var i = 0; i < nr; i++) S.seconds[i].forEach(function (v) { ymax = Math.max(ymax, v); });
+      if (ymax <= 0) ymax = 1;
+      var r0 = S.ranks[0], r1 = S.ranks[np - 1], span = Math.max(1, r1 - r0);
+      var X = function (r) { return L + (W - L - RT) * (np === 1 ? 0.5 : (r - r0) / span); };
+      var Y = function (v) { return T + (H - T - B) * (1 - v / ymax); };
+      var svg = svgEl('svg', { id: 'rank-chart', width: W, height: H, viewBox: '0 0 ' + W + ' ' + H });
+      for (var k = 0; k <= 4; k++) {
+        var v = ymax * k / 4, y = Y(v);
+        svg.appendChild(svgEl('line', { x1: L, x2: W - RT, y1: y, y2: y, stroke: '#e3e6ea' }));
+        var tl = svgEl('text', { x: L - 6, y: y + 4, 'text-anchor': 'end', fill: '#5f6368' }); tl.textContent = v.toFixed(ymax >= 10 ? 1 : ymax >= 1 ? 2 : 3); svg.appendChild(tl);
+      }
+      var nt = Math.min(np, 10);
+      for (k = 0; k < nt; k++) {
+        var rk = S.ranks[Math.round(k * (np - 1) / Math.max(1, nt - 1))];
+        var xl = svgEl('text', { x: X(rk), y: H - B + 16, 'text-anchor': 'middle', fill: '#5f6368' }); xl.textContent = String(rk); svg.appendChild(xl);
+      }
+      var ax = svgEl('text', { x: (L + W - RT) / 2, y: H - 4, 'text-anchor': 'middle', fill: '#5f6368' }); ax.textContent = 'rank'; svg.appendChild(ax);
+      var ay = svgEl('text', { x: 12, y: (T + H - B) / 2, 'text-anchor': 'middle', fill: '#5f6368', transform: 'rotate(-90 12 ' + (T + H - B) / 2 + ')' }); ay.textContent = 'seconds'; svg.appendChild(ay);
+      for (i = nr - 1; i >= 0; i--) {
+        var pts = [];
+        for (k = 0; k < np; k++) pts.push(X(S.ranks[k]).toFixed(1) + ',' + Y(S.seconds[i][k]).toFixed(1));
+        svg.appendChild(svgEl('polyline', { points: pts.join(' '), fill: 'none', stroke: PALETTE[i], 'stroke-width': np > 200 ? 1 : 1.8 }));
+        if (np <= 64) for (k = 0; k < np; k++) svg.appendChild(svgEl('circle', { cx: X(S.ranks[k]), cy: Y(S.seconds[i][k]), r: 3, fill: PALETTE[i] }));
+      }
+      var cursor = svgEl('line', { y1: T, y2: H - B, stroke: '#888', 'stroke-dasharray': '3 3', visibility: 'hidden' });
+      svg.appendChild(cursor);
+      var wrap = el('div', { cls: 'chartbox' }, [svg]);
+      sec.appendChild(wrap);
+      var legend = el('div', { cls: 'legend' });
+      for (i = 0; i < nr; i++) legend.appendChild(el('span', null, [el('i', { style: 'background:' + PALETTE[i] }), S.regions[i]]));
+      sec.appendChild(legend);
+      var tip = el('div', { cls: 'tip', hidden: '' });
+      document.body.appendChild(tip);
+      svg.addEventListener('mousemove', function (ev) {
+        var b = svg.getBoundingClientRect(), x = ev.clientX - b.left;
+        var best = 0;
+        for (var k = 1; k < np; k++) if (Math.abs(X(S.ranks[k]) - x) < Math.abs(X(S.ranks[best]) - x)) best = k;
+        cursor.setAttribute('x1', X(S.ranks[best])); cursor.setAttribute('x2', X(S.ranks[best])); cursor.setAttribute('visibility', 'visible');
+        var lines = ['rank ' + S.ranks[best]];
+        for (var i = 0; i < nr; i++) lines.push(S.regions[i] + ': ' + S.seconds[i][best].toFixed(4) + ' s (mean ' + S.mean[i] + ')');
+        tip.textContent = lines.join('\n'); tip.hidden = false;
+        tip.style.left = Math.min(ev.clientX + 14, window.innerWidth - 380) + 'px'; tip.style.top = (ev.clientY + 14) + 'px';
+      });
+      svg.addEventListener('mouseleave', function () { tip.hidden = true; cursor.setAttribute('visibility', 'hidden'); });
+    } else sec.appendChild(el('p', { cls: 'empty', text: 'No region has time.' }));
+    sec.appendChild(el('h2', { text: 'Clusters of ranks' }));
+    staticTable(sec, 'rank-clusters', [['cluster'], ['ranks'], ['members', 'name'], ['what sets it apart', 'name']], R.rankClusters);
+    sec.appendChild(el('p', { cls: 'note', text: R.clusterNote + (R.note ? ' ' + R.note : '') }));
+  }
+
   // ---- MPI ranks: the regions' indices and a heatmap of the ranks' times ----
   function buildRanks(sec) {
     var R = D.ranks, S = R.series;
@@ -703,6 +818,12 @@
       var lw = 0;
       S.regions.forEach(function (r) { lw = Math.max(lw, mctx.measureText(r.length > 40 ? r.slice(0, 39) + '\u2026' : r).width); });
       lw = Math.ceil(lw) + 12;
+      // The legend: a row's colours run from no time to the time of the
+      // region's slowest rank.
+      var lg = el('canvas', { id: 'rank-legend', width: '160', height: '12' });
+      var lctx = lg.getContext('2d');
+      for (var x = 0; x < 160; x++) { lctx.fillStyle = heat(x / 159); lctx.fillRect(x, 0, 1, 12); }
+      sec.appendChild(el('div', { cls: 'legend' }, ['no time in the region', lg, 'the region\'s slowest rank']));
       var wrap = el('div', { cls: 'scroll', style: 'min-height:0' });
       var groupNote = el('p', { cls: 'note' });
       var canvas = el('canvas', { id: 'rank-heatmap' });
@@ -737,7 +858,7 @@
           ctx.fillText(name.length > 40 ? name.slice(0, 39) + '\u2026' : name, 2, i * CH + CH / 2);
           for (var c = 0; c < nc; c++) {
             var t = maxOf[i] > 0 ? cell(i, c) / maxOf[i] : 0;
-            ctx.fillStyle = 'rgb(' + Math.round(255 - 25 * t) + ',' + Math.round(245 - 160 * t) + ',' + Math.round(235 - 220 * t) + ')';
+            ctx.fillStyle = heat(t);
             ctx.fillRect(lw + c * cw, i * CH, Math.max(cw - (cw > 4 ? 1 : 0), 1), CH - 1);
           }
         }
@@ -783,7 +904,11 @@
     if (D.flat) addTab('flat', 'Flat profile', buildFlat);
     if (D.cg) addTab('cg', 'Call graph', buildCG);
     addTab('flame', 'Flame graph', buildFlame);
-    if (D.ranks) addTab('ranks', 'Ranks', buildRanks);
+    if (D.ranks) {
+      addTab('ranks', 'Ranks: regions', buildRanks);
+      addTab('activities', 'Ranks: activities', buildActivities);
+      addTab('rankchart', 'Ranks: times and clusters', buildRankChart);
+    }
   }
   var want = location.hash.slice(1).split('=')[0];
   showTab(tabs[want] ? want : Object.keys(tabs)[0], false);
