@@ -313,6 +313,62 @@ func TestHTMLInBrowser(t *testing.T) {
 		_, rows := domRows(domTable(t, dom, "rank-clusters"))
 		assert.Equal(t, [][]string{{"1", "2", "0-1", ""}}, rows, "the report's one cluster of ranks")
 	})
+	t.Run("experiment", func(t *testing.T) {
+		t.Parallel()
+		// A table of the checked-in profiles with SCALA's columns and a
+		// build to compare, and runs of one program.
+		table := []string{"--experiment=testdata/experiment/scala.tsv", "--compare-dim=build", "--over=work"}
+		runs := []string{"--runs", "testdata/progs/ranks/prog", "testdata/progs/ranks/gmon.out", "testdata/progs/ranks/gmon2.out"}
+		textOf := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+		for _, args := range [][]string{table, runs} {
+			page := filepath.Join(t.TempDir(), "experiment.html")
+			report, stderr, code := runArgs(t, append([]string{"-b", "--html=" + page}, args...)...)
+			require.Equal(t, 0, code, stderr)
+			// The page's cells, split at spaces as the report's line.
+			fields := func(row []string) []string { return strings.Fields(strings.Join(row, " ")) }
+			// The PERDAC table renders the rows in view, 40 or more at
+			// 900 pixels.
+			want := reportTable(t, report, "function ", 1, strings.Fields)
+			dom := testenv.DumpDOM(t, browser, page, "perdac1")
+			checkLoaded(t, dom)
+			_, rows := domRows(domTable(t, dom, "exp-perdac1-perdac"))
+			require.GreaterOrEqual(t, len(rows), min(len(want), 40), "%q: PERDAC rows in the DOM", args)
+			require.LessOrEqual(t, len(rows), len(want), "%q: PERDAC rows in the DOM", args)
+			for k, r := range rows {
+				assert.Equal(t, want[k], fields(r), "%q: PERDAC row %d", args, k)
+			}
+			if args[0] != table[0] {
+				continue
+			}
+			dom = testenv.DumpDOM(t, browser, page, "scala1")
+			checkLoaded(t, dom)
+			assert.Contains(t, dom, `class="chart"`)
+			for _, c := range []struct{ id, heading string }{
+				{"exp-scala1-psi", "psi(p, p')   p'="},
+				{"exp-scala1-functions", "function  time s"},
+			} {
+				want := reportTable(t, report, c.heading, 1, strings.Fields)
+				_, rows := domRows(domTable(t, dom, c.id))
+				require.Len(t, rows, len(want), c.id)
+				for k, r := range rows {
+					assert.Equal(t, want[k], fields(r), "%s row %d", c.id, k)
+				}
+			}
+			dom = testenv.DumpDOM(t, browser, page, "ranges1")
+			checkLoaded(t, dom)
+			want = reportTable(t, report, "p'  Phi(p,p')", 1, strings.Fields)
+			_, rows = domRows(domTable(t, dom, "exp-ranges1-steps"))
+			require.Len(t, rows, len(want), "range steps")
+			for k, r := range rows {
+				assert.Equal(t, want[k], fields(r), "range step %d", k)
+			}
+			for _, l := range strings.Split(report, "\n") {
+				if strings.HasPrefix(l, "smallest scaled crossing point:") || strings.HasPrefix(l, "initial state:") {
+					assert.Contains(t, dom, textOf.Replace(l))
+				}
+			}
+		}
+	})
 	t.Run("diff-flame-graph", func(t *testing.T) {
 		t.Parallel()
 		for _, tab := range []string{"flame", "graph"} {

@@ -1,4 +1,4 @@
-// Package html writes one self-contained HTML page to explore a profile, a differential profile or an MPI job's ranks.
+// Package html writes one self-contained HTML page to explore a profile, a differential profile, an MPI job's ranks or an experiment.
 package html
 
 // The page is one file: its style and script are embedded in the binary
@@ -141,7 +141,7 @@ func Write(w io.Writer, d *diff.Profile, opt Options) (Stats, error) {
 // page is the data the script reads. Rows are arrays, not objects, to
 // keep the blob small: a 20,000-function profile has 100,000 arcs.
 type page struct {
-	Kind    string     `json:"kind"` // "single" or "diff"
+	Kind    string     `json:"kind"` // "single", "diff" or "experiment"
 	Title   string     `json:"title"`
 	Command string     `json:"command"`
 	Sides   []sideJSON `json:"sides"`
@@ -156,6 +156,8 @@ type page struct {
 	Flame  *flameJSON   `json:"flame,omitempty"`
 	Graph  *diffGraphJS `json:"graph,omitempty"`
 	Ranks  *ranksJSON   `json:"ranks,omitempty"`
+	// Experiment is an experiment page's analysis (kind "experiment").
+	Experiment *experimentJSON `json:"experiment,omitempty"`
 }
 
 type sideJSON struct {

@@ -53,6 +53,13 @@
     var shown = s.count > s.files.length ? s.files.slice(0, -1).join(' ') + ' ... ' + s.files[s.files.length - 1] : s.files.join(' ');
     facts.appendChild(el('span', null, [el('code', { text: shown })]));
   });
+  if (D.experiment) {
+    var X0 = D.experiment;
+    if (X0.exe) { facts.appendChild(el('span', { text: 'executable' })); facts.appendChild(el('span', null, [el('code', { text: X0.exe })])); }
+    facts.appendChild(el('span', { text: X0.exe ? (X0.count === 1 ? 'run' : X0.count + ' runs') : (X0.count === 1 ? 'experiment' : X0.count + ' experiments') }));
+    var shownX = X0.count > X0.inputs.length ? X0.inputs.slice(0, -1).join(' ') + ' ... ' + X0.inputs[X0.inputs.length - 1] : X0.inputs.join(' ');
+    facts.appendChild(el('span', null, [el('code', { text: shownX })]));
+  }
   if (D.impact && D.impact.scaling) { facts.appendChild(el('span', { text: 'compared' })); facts.appendChild(el('span', { text: D.impact.scaling })); }
   facts.appendChild(el('span', { text: 'command' }));
   facts.appendChild(el('span', null, [el('code', { text: D.command })]));
@@ -896,7 +903,145 @@
     new VTable(sec, cols, R.regions, { nameOf: function (r) { return r[7]; }, cls: 'regions' });
   }
 
-  if (D.kind === 'diff') {
+  // ---- experiments: the text report's sections, a tab each ----
+  // chart draws series [{name, color, pts: [[x, y]], dots, dash}] in an
+  // SVG, x on a log2 axis when logx, into parent; ticks are the xs given.
+  function chart(parent, series, opt) {
+    var W = opt.width || 420, H = opt.height || 230, L = 58, RT = 12, T = 22, B = 34;
+    var xs = [], ymax = 0;
+    series.forEach(function (s) { s.pts.forEach(function (p) { xs.push(p[0]); ymax = Math.max(ymax, p[1]); }); });
+    if (!xs.length) return null;
+    ymax = ymax > 0 ? ymax * 1.08 : 1;
+    var fx = opt.logx ? function (v) { return Math.log2(v); } : function (v) { return v; };
+    var x0 = Math.min.apply(null, xs.map(fx)), x1 = Math.max.apply(null, xs.map(fx));
+    var X = function (v) { return L + (W - L - RT) * (x1 > x0 ? (fx(v) - x0) / (x1 - x0) : 0.5); };
+    var Y = function (v) { return T + (H - T - B) * (1 - v / ymax); };
+    var svg = svgEl('svg', { width: W, height: H, viewBox: '0 0 ' + W + ' ' + H, 'class': 'chart' });
+    var ttl = svgEl('text', { x: L, y: 14, fill: '#1d1d1f', 'font-weight': '600' }); ttl.textContent = opt.title; svg.appendChild(ttl);
+    for (var k = 0; k <= 4; k++) {
+      var v = ymax * k / 4, y = Y(v);
+      svg.appendChild(svgEl('line', { x1: L, x2: W - RT, y1: y, y2: y, stroke: '#e3e6ea' }));
+      var tl = svgEl('text', { x: L - 5, y: y + 4, 'text-anchor': 'end', fill: '#5f6368' }); tl.textContent = v.toFixed(ymax >= 10 ? 1 : ymax >= 1 ? 2 : 3); svg.appendChild(tl);
+    }
+    (opt.ticks || []).forEach(function (t) {
+      var xl = svgEl('text', { x: X(t), y: H - B + 15, 'text-anchor': 'middle', fill: '#5f6368' }); xl.textContent = String(t); svg.appendChild(xl);
+    });
+    var ax = svgEl('text', { x: (L + W - RT) / 2, y: H - 4, 'text-anchor': 'middle', fill: '#5f6368' }); ax.textContent = opt.xlabel; svg.appendChild(ax);
+    var ay = svgEl('text', { x: 11, y: (T + H - B) / 2, 'text-anchor': 'middle', fill: '#5f6368', transform: 'rotate(-90 11 ' + (T + H - B) / 2 + ')' }); ay.textContent = opt.ylabel; svg.appendChild(ay);
+    series.forEach(function (s) {
+      if (s.line !== false && s.pts.length > 1) {
+        var pl = svgEl('polyline', { points: s.pts.map(function (p) { return X(p[0]).toFixed(1) + ',' + Y(p[1]).toFixed(1); }).join(' '), fill: 'none', stroke: s.color, 'stroke-width': 1.6 });
+        if (s.dash) pl.setAttribute('stroke-dasharray', '5 3');
+        svg.appendChild(pl);
+      }
+      if (s.dots || s.rings) s.pts.forEach(function (p) {
+        var c = svgEl('circle', s.rings ? { cx: X(p[0]), cy: Y(p[1]), r: 5.5, fill: 'none', stroke: s.color, 'stroke-width': 1.3 } : { cx: X(p[0]), cy: Y(p[1]), r: 3.5, fill: s.color });
+        var tt = svgEl('title', {}); tt.textContent = s.name + ': ' + opt.xlabel + ' ' + p[0] + ', ' + p[1] + ' ' + (opt.unit || ''); c.appendChild(tt);
+        svg.appendChild(c);
+      });
+    });
+    var box = el('div', { cls: 'chartcell', style: 'width:' + W + 'px' }, [svg]);
+    var lg = el('div', { cls: 'legend' });
+    series.forEach(function (s) { if (s.legend !== false) lg.appendChild(el('span', null, [el('i', { style: 'background:' + s.color }), s.name])); });
+    box.appendChild(lg);
+    parent.appendChild(box);
+    return svg;
+  }
+  // timeCharts draws each function's time against p with its model's
+  // curves, a colour per work.
+  function timeCharts(sec, charts) {
+    if (!charts || !charts.length) return;
+    sec.appendChild(el('h2', { text: 'Time against p, a colour per work: measured (dots), the model at the same run (rings) and along a work measured at several p (lines)' }));
+    var grid = el('div', { cls: 'charts' });
+    sec.appendChild(grid);
+    // A work has one colour in every chart of the section.
+    var all = [];
+    charts.forEach(function (c) { c.points.forEach(function (p) { if (all.indexOf(p[1]) < 0) all.push(p[1]); }); });
+    all.sort(function (a, b) { return a - b; });
+    charts.forEach(function (c) {
+      var works = [], procs = [];
+      c.points.forEach(function (p) { if (works.indexOf(p[1]) < 0) works.push(p[1]); if (procs.indexOf(p[0]) < 0) procs.push(p[0]); });
+      works.sort(function (a, b) { return a - b; }); procs.sort(function (a, b) { return a - b; });
+      var series = [];
+      var fitted = c.fitted.length === c.points.length;
+      works.forEach(function (w) {
+        var col = PALETTE[all.indexOf(w) % PALETTE.length];
+        var at = c.points.map(function (p, i) { return i; }).filter(function (i) { return c.points[i][1] === w; });
+        series.push({ name: 'W=' + w, color: col, dots: true, line: false, pts: at.map(function (i) { return [c.points[i][0], c.points[i][2]]; }) });
+        if (fitted) series.push({ name: 'model at W=' + w, color: col, rings: true, line: false, legend: false, pts: at.map(function (i) { return [c.points[i][0], c.fitted[i]]; }) });
+        c.curves.forEach(function (cv) { if (cv.w === w) series.push({ name: 'model', color: col, pts: cv.points, legend: false }); });
+      });
+      var name = c.name.length > 60 ? c.name.slice(0, 59) + '\u2026' : c.name;
+      chart(grid, series, { title: name + (c.model ? ':  t = ' + c.model : ''), xlabel: 'p', ylabel: 'seconds', unit: 's', logx: true, ticks: procs });
+    });
+  }
+  // rangeChart draws a range comparison's Phi and alpha*Psi against p'
+  // from its table's cells.
+  function rangeChart(sec, part) {
+    var phi = [], apsi = [], ticks = [];
+    part.rows.forEach(function (r) {
+      var p = parseFloat(r[0]), a = parseFloat(r[1]), b = parseFloat(r[2]);
+      if (isNaN(p)) return;
+      ticks.push(p);
+      if (!isNaN(a)) phi.push([p, a]);
+      if (!isNaN(b)) apsi.push([p, b]);
+    });
+    if (!phi.length && !apsi.length) return;
+    var grid = el('div', { cls: 'charts' });
+    sec.appendChild(grid);
+    chart(grid, [{ name: part.head[1] + ' (the slower)', color: PALETTE[1], dots: true, pts: phi }, { name: part.head[2] + ' (the faster)', color: PALETTE[0], dots: true, dash: true, pts: apsi }],
+      { title: 'The slower combination becomes faster where its line rises above the other', xlabel: "p'", ylabel: 'scalability', logx: true, ticks: ticks, width: 520 });
+  }
+  function buildExpSection(key, S, charts) {
+    return function (sec) {
+      sec.appendChild(el('h2', { text: S.title }));
+      S.parts.forEach(function (part) {
+        var id = 'exp-' + key + '-' + part.kind;
+        if (part.kind === 'para') {
+          sec.appendChild(el('details', { cls: 'about' }, [el('summary', { text: 'What this shows' }), el('p', { text: part.text })]));
+          return;
+        }
+        if (part.kind === 'line') {
+          var cross = /crossing point|^initial state|^at the initial work|^by execution times/.test(part.text);
+          sec.appendChild(el('p', { cls: cross ? 'line key' : 'line', text: part.text }));
+          return;
+        }
+        var heads = part.head.map(function (h, k) { return [h, part.right[k] ? '' : 'name']; });
+        if (part.kind === 'perdac') {
+          var cols = heads.map(function (h, k) {
+            return { title: h[0], cls: h[1], num: !!part.right[k], get: function (r) { return r[k]; } };
+          });
+          var holder = el('div', { id: id });
+          sec.appendChild(holder);
+          new VTable(holder, cols, part.rows, { nameOf: function (r) { return r.join(' '); }, cls: 'perdac', placeholder: 'filter rows (function or any cell; text, or /regexp/)' });
+          return;
+        }
+        var caption = { runs: 'The runs', psi: "Isospeed scalability psi(p, p') from each run (rows) to each process count (columns)", functions: 'The top functions by self time', steps: "Walking p' up" }[part.kind];
+        if (caption) sec.appendChild(el('h3', { text: caption }));
+        staticTable(sec, id, heads, part.rows);
+        if (part.kind === 'functions') timeCharts(sec, charts);
+        if (part.kind === 'steps') rangeChart(sec, part);
+      });
+    };
+  }
+  function buildExperiment() {
+    var X = D.experiment, n = {}, sc = 0;
+    X.sections.forEach(function (S) {
+      n[S.kind] = (n[S.kind] || 0) + 1;
+      var key = S.kind + n[S.kind];
+      var label = S.kind === 'perdac' ? S.title.replace(/^Statistics over (.*) \(PERDAC\)$/, 'PERDAC over $1') :
+        S.kind === 'scala' ? S.title.replace(/^Isospeed scalability \(SCALA\)( for )?/, 'SCALA ') :
+          S.title.replace(/^Range comparison over /, 'Range over ');
+      var charts = S.kind === 'scala' ? X.charts[sc++] : null;
+      addTab(key, label, buildExpSection(key, S, charts));
+    });
+    if (!X.sections.length) addTab('none', 'Report', function (sec) { sec.appendChild(el('p', { cls: 'empty', text: 'Nothing to report.' })); });
+    if (X.skipped) nav.appendChild(el('span', { cls: 'navnote', text: X.skipped + '.' }));
+  }
+
+  if (D.kind === 'experiment') {
+    buildExperiment();
+  } else if (D.kind === 'diff') {
     addTab('impact', 'Impact table', buildImpact);
     addTab('flame', 'Differential flame graph', buildFlame);
     if (D.graph) addTab('graph', 'Call graph', buildGraph);
