@@ -755,7 +755,16 @@
   }
 
   // ---- MPI ranks: each rank's time in the top regions, and the clusters of ranks ----
-  var PALETTE = ['#1a5fb4', '#c01c28', '#26a269', '#e66100', '#813d9c', '#865e3c', '#1c71d8', '#5e5c64'];
+  var PALETTE = ['#1a5fb4', '#c01c28', '#26a269', '#e66100', '#813d9c', '#865e3c', '#d6336c', '#5e5c64'];
+  // niceAxis rounds an axis's top up to a multiple of a round step (1, 2
+  // or 5 times a power of ten), for four or five ticks.
+  function niceAxis(max) {
+    if (!(max > 0)) max = 1;
+    var raw = max / 4, mag = Math.pow(10, Math.floor(Math.log10(raw))), step = mag;
+    [1, 2, 2.5, 5, 10].some(function (f) { step = f * mag; return step >= raw; });
+    var dec = Math.max(0, -Math.floor(Math.log10(step) + 1e-9) + (step / mag === 2.5 ? 1 : 0));
+    return { top: Math.ceil(max / step - 1e-9) * step, step: step, dec: dec };
+  }
   function buildRankChart(sec) {
     var R = D.ranks, S = R.series, np = S.ranks.length;
     var nr = Math.min(S.regions.length, PALETTE.length);
@@ -764,15 +773,15 @@
       var W = Math.max(500, (sec.clientWidth || main.clientWidth || 1200) - 20), H = 320, L = 64, RT = 16, T = 12, B = 34;
       var ymax = 0;
       for (var i = 0; i < nr; i++) S.seconds[i].forEach(function (v) { ymax = Math.max(ymax, v); });
-      if (ymax <= 0) ymax = 1;
+      var ax0 = niceAxis(ymax); ymax = ax0.top;
       var r0 = S.ranks[0], r1 = S.ranks[np - 1], span = Math.max(1, r1 - r0);
       var X = function (r) { return L + (W - L - RT) * (np === 1 ? 0.5 : (r - r0) / span); };
       var Y = function (v) { return T + (H - T - B) * (1 - v / ymax); };
       var svg = svgEl('svg', { id: 'rank-chart', width: W, height: H, viewBox: '0 0 ' + W + ' ' + H });
-      for (var k = 0; k <= 4; k++) {
-        var v = ymax * k / 4, y = Y(v);
+      for (var k = 0; k * ax0.step <= ymax + 1e-12; k++) {
+        var v = k * ax0.step, y = Y(v);
         svg.appendChild(svgEl('line', { x1: L, x2: W - RT, y1: y, y2: y, stroke: '#e3e6ea' }));
-        var tl = svgEl('text', { x: L - 6, y: y + 4, 'text-anchor': 'end', fill: '#5f6368' }); tl.textContent = v.toFixed(ymax >= 10 ? 1 : ymax >= 1 ? 2 : 3); svg.appendChild(tl);
+        var tl = svgEl('text', { x: L - 6, y: y + 4, 'text-anchor': 'end', fill: '#5f6368' }); tl.textContent = v.toFixed(ax0.dec); svg.appendChild(tl);
       }
       var nt = Math.min(np, 10);
       for (k = 0; k < nt; k++) {
@@ -911,22 +920,22 @@
     var xs = [], ymax = 0;
     series.forEach(function (s) { s.pts.forEach(function (p) { xs.push(p[0]); ymax = Math.max(ymax, p[1]); }); });
     if (!xs.length) return null;
-    ymax = ymax > 0 ? ymax * 1.08 : 1;
+    var ax = niceAxis(ymax * 1.04); ymax = ax.top;
     var fx = opt.logx ? function (v) { return Math.log2(v); } : function (v) { return v; };
     var x0 = Math.min.apply(null, xs.map(fx)), x1 = Math.max.apply(null, xs.map(fx));
     var X = function (v) { return L + (W - L - RT) * (x1 > x0 ? (fx(v) - x0) / (x1 - x0) : 0.5); };
     var Y = function (v) { return T + (H - T - B) * (1 - v / ymax); };
     var svg = svgEl('svg', { width: W, height: H, viewBox: '0 0 ' + W + ' ' + H, 'class': 'chart' });
     var ttl = svgEl('text', { x: L, y: 14, fill: '#1d1d1f', 'font-weight': '600' }); ttl.textContent = opt.title; svg.appendChild(ttl);
-    for (var k = 0; k <= 4; k++) {
-      var v = ymax * k / 4, y = Y(v);
+    for (var k = 0; k * ax.step <= ymax + 1e-12; k++) {
+      var v = k * ax.step, y = Y(v);
       svg.appendChild(svgEl('line', { x1: L, x2: W - RT, y1: y, y2: y, stroke: '#e3e6ea' }));
-      var tl = svgEl('text', { x: L - 5, y: y + 4, 'text-anchor': 'end', fill: '#5f6368' }); tl.textContent = v.toFixed(ymax >= 10 ? 1 : ymax >= 1 ? 2 : 3); svg.appendChild(tl);
+      var tl = svgEl('text', { x: L - 5, y: y + 4, 'text-anchor': 'end', fill: '#5f6368' }); tl.textContent = v.toFixed(ax.dec); svg.appendChild(tl);
     }
     (opt.ticks || []).forEach(function (t) {
       var xl = svgEl('text', { x: X(t), y: H - B + 15, 'text-anchor': 'middle', fill: '#5f6368' }); xl.textContent = String(t); svg.appendChild(xl);
     });
-    var ax = svgEl('text', { x: (L + W - RT) / 2, y: H - 4, 'text-anchor': 'middle', fill: '#5f6368' }); ax.textContent = opt.xlabel; svg.appendChild(ax);
+    var xl0 = svgEl('text', { x: (L + W - RT) / 2, y: H - 4, 'text-anchor': 'middle', fill: '#5f6368' }); xl0.textContent = opt.xlabel; svg.appendChild(xl0);
     var ay = svgEl('text', { x: 11, y: (T + H - B) / 2, 'text-anchor': 'middle', fill: '#5f6368', transform: 'rotate(-90 11 ' + (T + H - B) / 2 + ')' }); ay.textContent = opt.ylabel; svg.appendChild(ay);
     series.forEach(function (s) {
       if (s.line !== false && s.pts.length > 1) {
@@ -995,13 +1004,18 @@
   function buildExpSection(key, S, charts) {
     return function (sec) {
       sec.appendChild(el('h2', { text: S.title }));
+      // The report's explanations, folded, at the top.
+      var about = S.parts.filter(function (p) { return p.kind === 'para'; });
+      if (about.length) sec.appendChild(el('details', { cls: 'about' }, [el('summary', { text: 'What this shows' })].concat(about.map(function (p) { return el('p', { text: p.text }); }))));
+      // SCALA's small tables side by side, each with the line before it
+      // as its caption.
+      var flow = null, caption = null;
+      var small = { runs: 'The runs', psi: "psi(p, p'): from each run (rows) to each p' (columns)", predicted: '', pairs: '' };
       S.parts.forEach(function (part) {
         var id = 'exp-' + key + '-' + part.kind;
-        if (part.kind === 'para') {
-          sec.appendChild(el('details', { cls: 'about' }, [el('summary', { text: 'What this shows' }), el('p', { text: part.text })]));
-          return;
-        }
+        if (part.kind === 'para') return;
         if (part.kind === 'line') {
+          if (S.kind === 'scala' && !/^n\/d|^Note/.test(part.text)) { caption = part.text.replace(/:$/, ''); return; }
           var cross = /crossing point|^initial state|^at the initial work|^by execution times/.test(part.text);
           sec.appendChild(el('p', { cls: cross ? 'line key' : 'line', text: part.text }));
           return;
@@ -1009,16 +1023,30 @@
         var heads = part.head.map(function (h, k) { return [h, part.right[k] ? '' : 'name']; });
         if (part.kind === 'perdac') {
           var cols = heads.map(function (h, k) {
-            return { title: h[0], cls: h[1], num: !!part.right[k], get: function (r) { return r[k]; } };
+            // As wide as the column's longest cell (of the first 2,000
+            // rows), names at most 320 pixels.
+            var n = h[0].length;
+            for (var i = 0; i < Math.min(part.rows.length, 2000); i++) n = Math.max(n, String(part.rows[i][k]).length);
+            var w = Math.min(k === 0 ? 320 : 400, Math.ceil(n * 7.6) + 22) + 'px';
+            return { title: h[0], cls: h[1], num: !!part.right[k], width: w, get: function (r) { return r[k]; } };
           });
           var holder = el('div', { id: id });
           sec.appendChild(holder);
-          new VTable(holder, cols, part.rows, { nameOf: function (r) { return r.join(' '); }, cls: 'perdac', placeholder: 'filter rows (function or any cell; text, or /regexp/)' });
+          new VTable(holder, cols, part.rows, { nameOf: function (r) { return r.join(' '); }, cls: 'perdac', placeholder: 'filter rows (text, or /regexp/)' });
           return;
         }
-        var caption = { runs: 'The runs', psi: "Isospeed scalability psi(p, p') from each run (rows) to each process count (columns)", functions: 'The top functions by self time', steps: "Walking p' up" }[part.kind];
-        if (caption) sec.appendChild(el('h3', { text: caption }));
-        staticTable(sec, id, heads, part.rows);
+        var parent = sec;
+        if (part.kind in small) {
+          if (!flow) { flow = el('div', { cls: 'flow' }); sec.appendChild(flow); }
+          parent = el('div');
+          flow.appendChild(parent);
+          caption = caption || small[part.kind];
+        } else {
+          caption = { functions: 'The top functions by self time', steps: "Walking p' up" }[part.kind] || caption;
+        }
+        if (caption) parent.appendChild(el('h3', { text: caption }));
+        caption = null;
+        staticTable(parent, id, heads, part.rows);
         if (part.kind === 'functions') timeCharts(sec, charts);
         if (part.kind === 'steps') rangeChart(sec, part);
       });
