@@ -116,16 +116,9 @@ func RankText(w io.Writer, r *ranks.Report, opt RankOptions) error {
 	// Spread per region.
 	bw.WriteString("Spread of the ranks' times in these regions (seconds per rank):\n\n")
 	st := newTextTable(">mean", ">median", ">min", ">rank", ">max", ">rank", ">idle", ">stdev", ">CV", ">max/mean", ">low15%", ">high15%", "name")
-	approx := false
-	for _, g := range shown {
-		name := g.Name
-		if !g.Exact && (g.Low.Defined || g.High.Defined) {
-			name += " ~"
-			approx = true
-		}
-		st.row(fixed(g.Mean, 0, 4), fixed(g.Median, 0, 4), fixed(g.Min, 0, 4), strconv.Itoa(g.MinRank), fixed(g.Max, 0, 4), strconv.Itoa(g.MaxRank),
-			strconv.Itoa(g.ZeroRanks), fixed(g.Stdev, 0, 4), g.CV.Format(3), g.MaxOverMean.Format(3),
-			rankPctMetric(g.Low), rankPctMetric(g.High), name)
+	spread, approx := RankSpreadRows(shown)
+	for _, cells := range spread {
+		st.row(cells...)
 	}
 	st.write(bw, "")
 	bw.WriteString("\n")
@@ -291,6 +284,26 @@ func RankRegionClusterRows(r *ranks.Report) [][]string {
 		rows = append(rows, append(cells, members))
 	}
 	return rows
+}
+
+// RankSpreadRows are the cells of the text report's spread of the ranks'
+// times in the regions: mean, median, min and its rank, max and its rank,
+// idle ranks, stdev, CV, max/mean, low15%, high15% and the name, marked
+// " ~" where the median and shares were counted from buckets (approx then
+// tells that a row is marked).
+func RankSpreadRows(regions []ranks.RegionRow) (rows [][]string, approx bool) {
+	rows = make([][]string, 0, len(regions))
+	for _, g := range regions {
+		name := g.Name
+		if !g.Exact && (g.Low.Defined || g.High.Defined) {
+			name += " ~"
+			approx = true
+		}
+		rows = append(rows, []string{fixed(g.Mean, 0, 4), fixed(g.Median, 0, 4), fixed(g.Min, 0, 4), strconv.Itoa(g.MinRank), fixed(g.Max, 0, 4), strconv.Itoa(g.MaxRank),
+			strconv.Itoa(g.ZeroRanks), fixed(g.Stdev, 0, 4), g.CV.Format(3), g.MaxOverMean.Format(3),
+			rankPctMetric(g.Low), rankPctMetric(g.High), name})
+	}
+	return rows, approx
 }
 
 // RankTSV writes every table of the rank analysis as tab-separated values

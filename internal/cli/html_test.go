@@ -312,6 +312,13 @@ func TestHTMLInBrowser(t *testing.T) {
 		assert.Contains(t, dom, `id="rank-chart"`)
 		_, rows := domRows(domTable(t, dom, "rank-clusters"))
 		assert.Equal(t, [][]string{{"1", "2", "0-1", ""}}, rows, "the report's one cluster of ranks")
+		spread := reportTable(t, rankReport, "Spread of the ranks' times", 3, strings.Fields)
+		_, rows = domRows(domTable(t, dom, "rank-spread"))
+		require.Len(t, rows, len(spread), "spread rows")
+		for k, w := range spread {
+			// (a name and its mark ~ are one cell on the page)
+			assert.Equal(t, w, strings.Fields(strings.Join(rows[k], " ")), "spread row %d", k)
+		}
 	})
 	t.Run("experiment", func(t *testing.T) {
 		t.Parallel()

@@ -78,6 +78,10 @@ type Options struct {
 	// clusters of regions; a chart of each rank's time in the top regions
 	// and the clusters of ranks.
 	Ranks *ranks.Report
+	// RankTop is how many regions the text report lists in detail
+	// (--rank-top; ranks.DefaultTop when 0): the page's spread table
+	// lists as many.
+	RankTop int
 
 	// The differential page only.
 

@@ -35,6 +35,11 @@ type ranksJSON struct {
 	// RegionClusters are rows [cluster, regions, seconds, share, the
 	// share of each of MatrixActs, heaviest members].
 	RegionClusters [][]string `json:"regionClusters"`
+	// Spread are rows [mean, median, min, rank, max, rank, idle, stdev,
+	// CV, max/mean, low15%, high15%, name] of the regions the text report
+	// lists (Top); Approx tells that a name is marked ~.
+	Spread [][]string `json:"spread"`
+	Approx bool       `json:"approx,omitempty"`
 }
 
 type seriesJS struct {
@@ -44,8 +49,10 @@ type seriesJS struct {
 	Mean    []string    `json:"mean"`
 }
 
-// rankAnalysis formats the rank analysis's regions and series.
-func rankAnalysis(r *ranks.Report) *ranksJSON {
+// rankAnalysis formats the rank analysis's regions and series; the spread
+// table lists the top regions as the text report does (top, or
+// ranks.DefaultTop when 0).
+func rankAnalysis(r *ranks.Report, top int) *ranksJSON {
 	plural := func(n int, one, many string) string {
 		if n == 1 {
 			return one
@@ -65,6 +72,11 @@ func rankAnalysis(r *ranks.Report) *ranksJSON {
 	out.MatrixRows = nonNil(render.RankMatrixRows(r))
 	out.RankClusters = nonNil(render.RankClusterRows(r))
 	out.RegionClusters = nonNil(render.RankRegionClusterRows(r))
+	if top <= 0 {
+		top = ranks.DefaultTop
+	}
+	spread, approx := render.RankSpreadRows(r.Regions[:min(top, len(r.Regions))])
+	out.Spread, out.Approx = nonNil(spread), approx
 	switch {
 	case len(r.RankClusters) > 1:
 		out.ClusterNote = fmt.Sprintf("k-means over the ranks' times in the %d most imbalanced regions; the number of clusters is the one with the widest mean silhouette (%.2f). "+

@@ -820,6 +820,10 @@
     sec.appendChild(el('h2', { text: 'Clusters of ranks' }));
     staticTable(sec, 'rank-clusters', [['cluster'], ['ranks'], ['members', 'name'], ['what sets it apart', 'name']], R.rankClusters);
     sec.appendChild(el('p', { cls: 'note', text: R.clusterNote + (R.note ? ' ' + R.note : '') }));
+    sec.appendChild(el('h2', { text: 'Spread of the ranks\' times in the top regions (seconds per rank)' }));
+    staticTable(sec, 'rank-spread', [['mean'], ['median'], ['min'], ['rank'], ['max'], ['rank'], ['idle'], ['stdev'], ['CV'], ['max/mean'], ['low15%'], ['high15%'], ['name', 'name']], R.spread);
+    sec.appendChild(el('p', { cls: 'note', text: 'min and max are reached first by the rank shown; idle counts the ranks with no time in the region. CV is the standard deviation over the mean; max/mean how much longer the slowest rank took than the average; low15% and high15% the shares of ranks whose time falls in the lowest and highest 15% of the region\'s range.' +
+      (R.approx ? ' ~ marks regions where some ranks took 256 samples or more: their median, low15% and high15% are counted from buckets at most 0.8% wide.' : '') }));
   }
 
   // ---- MPI ranks: the regions' indices and a heatmap of the ranks' times ----
