@@ -50,22 +50,85 @@ type expText struct {
 	res     *experiment.Result
 	brief   bool
 	printed bool
+	// sections, when not nil, records what is written (see
+	// ExperimentSections).
+	sections *[]ExperimentSection
 }
 
-func (x *expText) section(title string) {
+// ExperimentSection is one section of the experiment's text report, as
+// ExperimentSections records it for other renderers (the HTML page).
+type ExperimentSection struct {
+	// Kind is "perdac", "scala" or "ranges"; Title the section's title.
+	Kind  string           `json:"kind"`
+	Title string           `json:"title"`
+	Parts []ExperimentPart `json:"parts"`
+}
+
+// ExperimentPart is a part of a section, in the report's order: an
+// explanation (Kind "para", the text unwrapped), a line of the report
+// ("line") or a table. A table's Kind says which: "perdac", "runs"
+// (SCALA's runs), "psi" (the psi matrix), "predicted", "pairs",
+// "functions" (the top functions with their models) or "steps" (the
+// range comparison's steps); its cells are the report's.
+type ExperimentPart struct {
+	Kind  string     `json:"kind"`
+	Text  string     `json:"text,omitempty"`
+	Head  []string   `json:"head,omitempty"`
+	Right []bool     `json:"right,omitempty"`
+	Rows  [][]string `json:"rows,omitempty"`
+}
+
+// ExperimentSections returns the sections of the experiment's text
+// report, with every explanation, line and table it prints (the tables'
+// cells as it prints them).
+func ExperimentSections(res *experiment.Result) []ExperimentSection {
+	sections := []ExperimentSection{}
+	x := &expText{w: bufio.NewWriter(io.Discard), res: res, sections: &sections}
+	x.write()
+	return sections
+}
+
+// record adds a part to the current section when recording.
+func (x *expText) record(p ExperimentPart) {
+	if x.sections == nil || len(*x.sections) == 0 {
+		return
+	}
+	s := &(*x.sections)[len(*x.sections)-1]
+	s.Parts = append(s.Parts, p)
+}
+
+func (x *expText) section(kind, title string) {
 	if x.printed {
 		x.w.WriteString("\f\n")
 	}
 	x.printed = true
 	x.w.WriteString(title + "\n\n")
+	if x.sections != nil {
+		*x.sections = append(*x.sections, ExperimentSection{Kind: kind, Title: title})
+	}
 }
 
 // para writes an explanation, wrapped, unless -b.
 func (x *expText) para(text string) {
+	x.record(ExperimentPart{Kind: "para", Text: text})
 	if x.brief {
 		return
 	}
 	x.w.WriteString(wrap(text, 76) + "\n\n")
+}
+
+// say writes text, lines of the report.
+func (x *expText) say(text string) {
+	x.w.WriteString(text)
+	if t := strings.TrimRight(text, "\n"); t != "" {
+		x.record(ExperimentPart{Kind: "line", Text: t})
+	}
+}
+
+// table writes the table g of the given kind.
+func (x *expText) table(kind string, g *grid, indent string) {
+	g.write(x.w, indent)
+	x.record(ExperimentPart{Kind: kind, Head: g.head, Right: g.right, Rows: g.rows})
 }
 
 func (x *expText) write() {
@@ -91,7 +154,7 @@ func f1(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 func gv(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
 
 func (x *expText) perdac(t *experiment.PerdacTable) {
-	x.section("Statistics over " + t.Over + " (PERDAC)")
+	x.section("perdac", "Statistics over "+t.Over+" (PERDAC)")
 	var others string
 	switch len(t.Others) {
 	case 0:
@@ -130,10 +193,10 @@ func (x *expText) perdac(t *experiment.PerdacTable) {
 		t.Over, others, t.Over, t.Over, t.Threshold, len(t.Rows), t.Candidates, order, noise))
 	if len(t.Rows) == 0 {
 		if t.Hidden > 0 {
-			fmt.Fprintf(x.w, "No metric of any function varies by more than %g%% over %s beyond sampling noise (%d rows within it; --show-noise lists them).\n\n", t.Threshold, t.Over, t.Hidden)
+			x.say(fmt.Sprintf("No metric of any function varies by more than %g%% over %s beyond sampling noise (%d rows within it; --show-noise lists them).\n\n", t.Threshold, t.Over, t.Hidden))
 			return
 		}
-		fmt.Fprintf(x.w, "No metric of any function varies by more than %g%% over %s.\n\n", t.Threshold, t.Over)
+		x.say(fmt.Sprintf("No metric of any function varies by more than %g%% over %s.\n\n", t.Threshold, t.Over))
 		return
 	}
 	g := &grid{head: append(append([]string{"function"}, t.Others...), "metric", "average", "stdev", "re_sdev", "min", "minloc", "max", "maxloc", "n", "share%", "absent", "")}
@@ -157,7 +220,7 @@ func (x *expText) perdac(t *experiment.PerdacTable) {
 			lo, r.MinAt, hi, r.MaxAt, strconv.Itoa(r.N), f1(r.Share), absent, mark)
 		g.row(cells...)
 	}
-	g.write(x.w, "")
+	x.table("perdac", g, "")
 	x.w.WriteString("\n")
 }
 
@@ -183,7 +246,7 @@ func (x *expText) scala(s *experiment.ScalaReport) {
 	if s.Combination != "" {
 		title += " for " + s.Combination
 	}
-	x.section(title)
+	x.section("scala", title)
 	x.para(fmt.Sprintf("Each run's time is its ranks' %s (--time-of-run=%s). The average unit speed of a run is W/(p·T), "+
 		"with W the work (column %s) and p the processes (column %s). The isospeed scalability psi(p, p') = p'·W/(p·W') compares "+
 		"the initial run (p, W) with the work W' that keeps the same average unit speed at p'; W' is interpolated "+
@@ -194,7 +257,7 @@ func (x *expText) scala(s *experiment.ScalaReport) {
 		"has a speed independent of the work): no work W' is defined, so neither is psi.",
 		reductionWords(cfg.TimeOfRun), cfg.TimeOfRun, cfg.WorkDim, cfg.ProcsDim))
 	for _, n := range s.Notes {
-		x.w.WriteString("Note: " + n + "\n")
+		x.say("Note: " + n + "\n")
 	}
 	if len(s.Points) == 0 {
 		x.w.WriteString("\n")
@@ -204,7 +267,7 @@ func (x *expText) scala(s *experiment.ScalaReport) {
 	for _, pt := range s.Points {
 		g.row(gv(pt.P), gv(pt.W), f3(pt.T), gv(pt.Speed()))
 	}
-	g.write(x.w, "")
+	x.table("runs", g, "")
 	x.w.WriteString("\n")
 
 	m := s.Matrix
@@ -224,11 +287,11 @@ func (x *expText) scala(s *experiment.ScalaReport) {
 		}
 		g.row(row...)
 	}
-	g.write(x.w, "")
+	x.table("psi", g, "")
 	x.w.WriteString("\n")
 	x.predicted(s)
 	if len(s.Pairs) > 0 {
-		x.w.WriteString("Every run against every larger process count:\n")
+		x.say("Every run against every larger process count:\n")
 		g = &grid{head: []string{"p", "W", "p'", "W'", "psi"}, right: []bool{true, true, true, true, true}}
 		for _, sc := range s.Pairs {
 			w := "-"
@@ -237,12 +300,12 @@ func (x *expText) scala(s *experiment.ScalaReport) {
 			}
 			g.row(gv(sc.From.P), gv(sc.From.W), gv(sc.To), w, psiText(sc))
 		}
-		g.write(x.w, "  ")
+		x.table("pairs", g, "  ")
 		x.w.WriteString("\n")
 	}
 	x.functions(s)
 	if undefinedIn(s) {
-		x.w.WriteString(wrap("n/d: the unit speed at p' does not change with the work beyond sampling noise (the time scales perfectly), so no W' and no psi exist.", 76) + "\n\n")
+		x.say(wrap("n/d: the unit speed at p' does not change with the work beyond sampling noise (the time scales perfectly), so no W' and no psi exist.", 76) + "\n\n")
 	}
 }
 
@@ -312,8 +375,8 @@ func (x *expText) predicted(s *experiment.ScalaReport) {
 		}
 		g.row(row...)
 	}
-	x.w.WriteString("Predicted (P) and measured (M) scalability:\n")
-	g.write(x.w, "  ")
+	x.say("Predicted (P) and measured (M) scalability:\n")
+	x.table("predicted", g, "  ")
 	x.w.WriteString("\n")
 }
 
@@ -387,7 +450,7 @@ func (x *expText) functions(s *experiment.ScalaReport) {
 		}
 		g.row(append(row, mark)...)
 	}
-	g.write(x.w, "")
+	x.table("functions", g, "")
 	x.w.WriteString("\n")
 }
 
@@ -396,9 +459,9 @@ func (x *expText) ranges(r *experiment.RangeResult) {
 	if r.Context != "" {
 		title += " (" + r.Context + ")"
 	}
-	x.section(title)
+	x.section("ranges", title)
 	if r.Problem != "" {
-		x.w.WriteString("No comparison: " + r.Problem + ".\n\n")
+		x.say("No comparison: " + r.Problem + ".\n\n")
 		return
 	}
 	c := &r.Comparison
@@ -409,13 +472,13 @@ func (x *expText) ranges(r *experiment.RangeResult) {
 		"there the initially slower combination, run at its scaled work W', becomes faster than the other at its scaled work W*. " +
 		"The same is checked directly on the execution times at the scaled works, interpolated in the measured times, " +
 		"and, where measured, on the times at the initial work itself (the unscaled crossing).")
-	fmt.Fprintf(x.w, "initial state: p=%s, W=%s: %s takes %s s, %s %s s",
+	initial := fmt.Sprintf("initial state: p=%s, W=%s: %s takes %s s, %s %s s",
 		gv(c.Initial.P), gv(c.Initial.W), c.Slower, f3(c.Initial.T), c.Faster, f3(c.TFaster))
 	if c.Equal {
-		x.w.WriteString("; equal times, so no crossing point is defined.\n\n")
+		x.say(initial + "; equal times, so no crossing point is defined.\n\n")
 		return
 	}
-	fmt.Fprintf(x.w, "; alpha = %s (%s is faster)\n\n", f3(c.Alpha), c.Faster)
+	x.say(fmt.Sprintf("%s; alpha = %s (%s is faster)\n\n", initial, f3(c.Alpha), c.Faster))
 	g := &grid{head: []string{"p'", "Phi(p,p')", "alpha*Psi(p,p')", "crossing", "t(W') s", "T(W*) s", "t(W) s", "T(W) s"},
 		right: []bool{true, true, true, false, true, true, true, true}}
 	for _, st := range c.Steps {
@@ -437,19 +500,19 @@ func (x *expText) ranges(r *experiment.RangeResult) {
 		}
 		g.row(row...)
 	}
-	g.write(x.w, "")
+	x.table("steps", g, "")
 	x.w.WriteString("\n")
 	p := gv(c.Initial.P)
 	switch {
 	case c.Crossing > 0:
-		fmt.Fprintf(x.w, "smallest scaled crossing point: p'=%s; %s is faster for %s <= p' < %s\n", gv(c.Crossing), c.Faster, p, gv(c.Crossing))
+		x.say(fmt.Sprintf("smallest scaled crossing point: p'=%s; %s is faster for %s <= p' < %s\n", gv(c.Crossing), c.Faster, p, gv(c.Crossing)))
 	case c.Limit > 0:
-		fmt.Fprintf(x.w, "smallest scaled crossing point: none up to p'=%s; %s is faster for %s <= p' <= %s\n", gv(c.Limit), c.Faster, p, gv(c.Limit))
+		x.say(fmt.Sprintf("smallest scaled crossing point: none up to p'=%s; %s is faster for %s <= p' <= %s\n", gv(c.Limit), c.Faster, p, gv(c.Limit)))
 	default:
-		x.w.WriteString("smallest scaled crossing point: unknown: the runs at no p' bracket both initial speeds\n")
+		x.say("smallest scaled crossing point: unknown: the runs at no p' bracket both initial speeds\n")
 	}
-	fmt.Fprintf(x.w, "by execution times at the scaled works: %s\n", crossingWords(c.ByTime, c.TimeLimit))
-	fmt.Fprintf(x.w, "at the initial work W=%s itself: %s\n\n", gv(c.Initial.W), crossingWords(c.Fixed, c.FixedLimit))
+	x.say(fmt.Sprintf("by execution times at the scaled works: %s\n", crossingWords(c.ByTime, c.TimeLimit)))
+	x.say(fmt.Sprintf("at the initial work W=%s itself: %s\n\n", gv(c.Initial.W), crossingWords(c.Fixed, c.FixedLimit)))
 }
 
 func crossingWords(p, limit float64) string {

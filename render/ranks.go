@@ -67,12 +67,12 @@ func RankText(w io.Writer, r *ranks.Report, opt RankOptions) error {
 	at := newTextTable("activity", ">seconds", ">share", ">ID_A", ">SID_A", ">regions", "heaviest region", "lightest region")
 	var candA []string
 	for _, a := range r.Activities {
-		name := a.Name
 		if a.Candidate {
-			name += " *"
 			candA = append(candA, a.Name)
 		}
-		at.row(name, fixed(a.Seconds, 0, 2), rankPct(a.Share), a.ID.Format(5), a.SID.Format(5), strconv.Itoa(a.Regions), a.Heaviest, a.Lightest)
+	}
+	for _, cells := range RankActivityRows(r) {
+		at.row(cells...)
 	}
 	at.write(bw, "")
 	bw.WriteString("\n")
@@ -116,16 +116,9 @@ func RankText(w io.Writer, r *ranks.Report, opt RankOptions) error {
 	// Spread per region.
 	bw.WriteString("Spread of the ranks' times in these regions (seconds per rank):\n\n")
 	st := newTextTable(">mean", ">median", ">min", ">rank", ">max", ">rank", ">idle", ">stdev", ">CV", ">max/mean", ">low15%", ">high15%", "name")
-	approx := false
-	for _, g := range shown {
-		name := g.Name
-		if !g.Exact && (g.Low.Defined || g.High.Defined) {
-			name += " ~"
-			approx = true
-		}
-		st.row(fixed(g.Mean, 0, 4), fixed(g.Median, 0, 4), fixed(g.Min, 0, 4), strconv.Itoa(g.MinRank), fixed(g.Max, 0, 4), strconv.Itoa(g.MaxRank),
-			strconv.Itoa(g.ZeroRanks), fixed(g.Stdev, 0, 4), g.CV.Format(3), g.MaxOverMean.Format(3),
-			rankPctMetric(g.Low), rankPctMetric(g.High), name)
+	spread, approx := RankSpreadRows(shown)
+	for _, cells := range spread {
+		st.row(cells...)
 	}
 	st.write(bw, "")
 	bw.WriteString("\n")
@@ -152,28 +145,8 @@ func RankText(w io.Writer, r *ranks.Report, opt RankOptions) error {
 			cols = append(cols, ">"+a)
 		}
 		mt := newTextTable(append(cols, ">ID_C", "name")...)
-		for i, name := range r.Matrix.Regions {
-			var total float64
-			secs := make([]string, 0, len(acts))
-			ids := make([]string, 0, len(acts))
-			for j := range acts {
-				v := r.Matrix.Seconds[i][j]
-				total += v
-				if v == 0 {
-					secs = append(secs, "-")
-					ids = append(ids, "-")
-					continue
-				}
-				secs = append(secs, fixed(v, 0, 2))
-				ids = append(ids, r.Matrix.ID[i][j].Format(5))
-			}
-			cells := append([]string{fixed(total, 0, 2)}, secs...)
-			cells = append(cells, ids...)
-			idc := "undefined"
-			if i < len(r.Matrix.IDC) {
-				idc = r.Matrix.IDC[i].Format(5)
-			}
-			mt.row(append(cells, idc, name)...)
+		for _, cells := range RankMatrixRows(r) {
+			mt.row(cells...)
 		}
 		n := len(acts)
 		mt.writeGroups(bw, "", []colGroup{{1, n, "t_ij (seconds)"}, {n + 1, 2 * n, "ID_ij"}})
@@ -191,12 +164,8 @@ func RankText(w io.Writer, r *ranks.Report, opt RankOptions) error {
 		bw.WriteString("Clusters of ranks:\n\n")
 	}
 	ct := newTextTable(">cluster", ">ranks", "members", "what sets it apart")
-	for k, c := range r.RankClusters {
-		var apart []string
-		for _, s := range c.Separating {
-			apart = append(apart, fmt.Sprintf("%s %+.0f%% (%+.3gs)", s.Region, 100*s.Difference, s.Seconds))
-		}
-		ct.row(strconv.Itoa(k+1), strconv.Itoa(c.Size), shortRanks(c.Members, c.Ranks), strings.Join(apart, ", "))
+	for _, cells := range RankClusterRows(r) {
+		ct.row(cells...)
 	}
 	ct.write(bw, "")
 	bw.WriteString("\n")
@@ -221,16 +190,8 @@ func RankText(w io.Writer, r *ranks.Report, opt RankOptions) error {
 			cols = append(cols, ">"+a)
 		}
 		gt := newTextTable(append(cols, "heaviest members")...)
-		for k, c := range r.RegionClusters {
-			cells := []string{strconv.Itoa(k + 1), strconv.Itoa(c.Size), fixed(c.Seconds, 0, 2), rankPct(c.Share)}
-			for _, m := range c.Mix {
-				cells = append(cells, rankPct(m))
-			}
-			members := strings.Join(c.Members, ", ")
-			if c.More > 0 {
-				members += fmt.Sprintf(" and %d more", c.More)
-			}
-			gt.row(append(cells, members)...)
+		for _, cells := range RankRegionClusterRows(r) {
+			gt.row(cells...)
 		}
 		gt.write(bw, "")
 		bw.WriteString("\n")
@@ -239,6 +200,110 @@ func RankText(w io.Writer, r *ranks.Report, opt RankOptions) error {
 			"each cluster's time.")
 	}
 	return bw.Flush()
+}
+
+// RankActivityRows are the cells of the text report's table of
+// activities, a row per activity: name (with " *" for a candidate),
+// seconds, share, ID_A, SID_A, regions, heaviest and lightest region.
+func RankActivityRows(r *ranks.Report) [][]string {
+	rows := make([][]string, 0, len(r.Activities))
+	for _, a := range r.Activities {
+		name := a.Name
+		if a.Candidate {
+			name += " *"
+		}
+		rows = append(rows, []string{name, fixed(a.Seconds, 0, 2), rankPct(a.Share), a.ID.Format(5), a.SID.Format(5),
+			strconv.Itoa(a.Regions), a.Heaviest, a.Lightest})
+	}
+	return rows
+}
+
+// RankMatrixRows are the cells of the text report's matrix of the top
+// regions by the activities (r.Matrix), a row per region: its time t_i,
+// its time in each activity t_ij, the index ID_ij of each ("-" for both
+// where the region does not perform the activity), ID_C and the name.
+func RankMatrixRows(r *ranks.Report) [][]string {
+	acts := r.Matrix.Activities
+	rows := make([][]string, 0, len(r.Matrix.Regions))
+	for i, name := range r.Matrix.Regions {
+		var total float64
+		secs := make([]string, 0, len(acts))
+		ids := make([]string, 0, len(acts))
+		for j := range acts {
+			v := r.Matrix.Seconds[i][j]
+			total += v
+			if v == 0 {
+				secs = append(secs, "-")
+				ids = append(ids, "-")
+				continue
+			}
+			secs = append(secs, fixed(v, 0, 2))
+			ids = append(ids, r.Matrix.ID[i][j].Format(5))
+		}
+		cells := append([]string{fixed(total, 0, 2)}, secs...)
+		cells = append(cells, ids...)
+		idc := "undefined"
+		if i < len(r.Matrix.IDC) {
+			idc = r.Matrix.IDC[i].Format(5)
+		}
+		rows = append(rows, append(cells, idc, name))
+	}
+	return rows
+}
+
+// RankClusterRows are the cells of the text report's clusters of ranks:
+// the cluster's number, its size, its ranks (cut when long) and the
+// regions that set it apart.
+func RankClusterRows(r *ranks.Report) [][]string {
+	rows := make([][]string, 0, len(r.RankClusters))
+	for k, c := range r.RankClusters {
+		var apart []string
+		for _, s := range c.Separating {
+			apart = append(apart, fmt.Sprintf("%s %+.0f%% (%+.3gs)", s.Region, 100*s.Difference, s.Seconds))
+		}
+		rows = append(rows, []string{strconv.Itoa(k + 1), strconv.Itoa(c.Size), shortRanks(c.Members, c.Ranks), strings.Join(apart, ", ")})
+	}
+	return rows
+}
+
+// RankRegionClusterRows are the cells of the text report's clusters of
+// code regions: the cluster's number, its regions, seconds, share, the
+// share of each of r.Matrix.Activities in its time, and its heaviest
+// members.
+func RankRegionClusterRows(r *ranks.Report) [][]string {
+	rows := make([][]string, 0, len(r.RegionClusters))
+	for k, c := range r.RegionClusters {
+		cells := []string{strconv.Itoa(k + 1), strconv.Itoa(c.Size), fixed(c.Seconds, 0, 2), rankPct(c.Share)}
+		for _, m := range c.Mix {
+			cells = append(cells, rankPct(m))
+		}
+		members := strings.Join(c.Members, ", ")
+		if c.More > 0 {
+			members += fmt.Sprintf(" and %d more", c.More)
+		}
+		rows = append(rows, append(cells, members))
+	}
+	return rows
+}
+
+// RankSpreadRows are the cells of the text report's spread of the ranks'
+// times in the regions: mean, median, min and its rank, max and its rank,
+// idle ranks, stdev, CV, max/mean, low15%, high15% and the name, marked
+// " ~" where the median and shares were counted from buckets (approx then
+// tells that a row is marked).
+func RankSpreadRows(regions []ranks.RegionRow) (rows [][]string, approx bool) {
+	rows = make([][]string, 0, len(regions))
+	for _, g := range regions {
+		name := g.Name
+		if !g.Exact && (g.Low.Defined || g.High.Defined) {
+			name += " ~"
+			approx = true
+		}
+		rows = append(rows, []string{fixed(g.Mean, 0, 4), fixed(g.Median, 0, 4), fixed(g.Min, 0, 4), strconv.Itoa(g.MinRank), fixed(g.Max, 0, 4), strconv.Itoa(g.MaxRank),
+			strconv.Itoa(g.ZeroRanks), fixed(g.Stdev, 0, 4), g.CV.Format(3), g.MaxOverMean.Format(3),
+			rankPctMetric(g.Low), rankPctMetric(g.High), name})
+	}
+	return rows, approx
 }
 
 // RankTSV writes every table of the rank analysis as tab-separated values

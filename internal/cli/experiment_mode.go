@@ -15,6 +15,7 @@ import (
 	"github.com/egprof/egprof/experiment"
 	"github.com/egprof/egprof/render"
 	"github.com/egprof/egprof/render/charts/wire"
+	"github.com/egprof/egprof/render/html"
 	"github.com/egprof/egprof/symtab"
 )
 
@@ -108,6 +109,19 @@ func (c *config) reportExperiment(stdout io.Writer, stderr io.Writer) int {
 		}
 		if len(files) == 0 {
 			fmt.Fprintf(stderr, "%s: warning: --plots: the experiment has no %s and %s columns, so there is nothing to plot\n", c.argv0, cfg.ProcsDim, cfg.WorkDim)
+		}
+	}
+	if c.ext.html != "" {
+		opt := html.ExperimentOptions{Command: c.argv, Inputs: o.tables}
+		if o.runs {
+			opt.Inputs, opt.Exe = c.gmonFiles, c.image
+		}
+		err := atomicfile.Write(c.ext.html, func(w io.Writer) error {
+			_, err := html.WriteExperiment(w, res, opt)
+			return err
+		})
+		if err != nil {
+			return fail(fmt.Errorf("--html=%s: %w", c.ext.html, err))
 		}
 	}
 	if _, err := stdout.Write(out.Bytes()); err != nil {

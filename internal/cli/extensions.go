@@ -195,9 +195,10 @@ func optionTable() []optionDef {
 		{name: "pprof", metavar: "FILE", modes: inProfileModes,
 			help: "write the profile (or differential profile) as a gzipped pprof profile.proto",
 			set:  func(e *extConfig, v string) error { e.pprof = v; return nil }},
-		{name: "html", metavar: "FILE", modes: inProfileModes,
-			help: "write a self-contained HTML page to explore the profile (flat profile, call graph, flame graph) " +
-				"or the differential profile (impact table, differential flame graph and call graph)",
+		{name: "html", metavar: "FILE", modes: inProfileModes | modeExperiment,
+			help: "write a self-contained HTML page to explore the profile (flat profile, call graph, flame graph), " +
+				"the differential profile (impact table, differential flame graph and call graph), " +
+				"the rank analysis or the experiment (PERDAC, SCALA and range comparisons)",
 			set: func(e *extConfig, v string) error { e.html = v; return nil }},
 		{name: "format", metavar: "text|tsv|json", modes: inTableModes,
 			help: "the output format of the rank, experiment and impact tables (default text)",

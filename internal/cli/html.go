@@ -32,6 +32,7 @@ func (c *config) writeHTML(d *diff.Profile, dt *render.DiffText, scaling string,
 		ShowZeros: c.showZeros,
 		NoiseOff:  c.ext.noiseOff,
 		Ranks:     rep,
+		RankTop:   c.ext.rank.top,
 	}
 	if d.IsDiff() && dt != nil {
 		opt.Minus = html.Side{Exe: image, Files: c.ext.diffFiles}

@@ -46,6 +46,49 @@ func domRows(dom string) (classes []string, rows [][]string) {
 	return classes, rows
 }
 
+// reportTable reads a table of a text report: the lines from skip lines
+// after the first line starting with heading up to a blank line, each
+// split into cells by parse. A missing or empty table fails the test.
+func reportTable(t *testing.T, report, heading string, skip int, parse func(string) []string) [][]string {
+	t.Helper()
+	lines := strings.Split(report, "\n")
+	var rows [][]string
+	for i, l := range lines {
+		if !strings.HasPrefix(l, heading) || i+skip > len(lines) {
+			continue
+		}
+		for _, r := range lines[i+skip:] {
+			if r == "" {
+				break
+			}
+			rows = append(rows, parse(r))
+		}
+		break
+	}
+	require.NotEmpty(t, rows, "no table after %q in the report", heading)
+	return rows
+}
+
+// submatches splits a line into re's groups, failing the test when it
+// does not match.
+func submatches(t *testing.T, re *regexp.Regexp) func(string) []string {
+	return func(l string) []string {
+		m := re.FindStringSubmatch(l)
+		require.NotNil(t, m, "%q does not match %s", l, re)
+		return m[1:]
+	}
+}
+
+// domTable is the table of a dumped DOM with the given id attribute.
+func domTable(t *testing.T, dom, id string) string {
+	t.Helper()
+	k := strings.Index(dom, `id="`+id+`"`)
+	require.GreaterOrEqual(t, k, 0, "no table %s in the DOM", id)
+	end := strings.Index(dom[k:], "</table>")
+	require.GreaterOrEqual(t, end, 0, "table %s does not end", id)
+	return dom[k : k+end]
+}
+
 // checkLoaded fails the test unless the page's script ran to its end
 // without an error.
 func checkLoaded(t *testing.T, dom string) {
@@ -107,6 +150,10 @@ func TestHTMLInBrowser(t *testing.T) {
 	_, stderr, code := runArgs(t, append([]string{"-P", "-Q", "--html=" + single}, singleArgs...)...)
 	require.Equal(t, 0, code, stderr)
 	_, stderr, code = runArgs(t, append([]string{"-P", "-Q", "--html=" + diffPage}, diffArgs...)...)
+	require.Equal(t, 0, code, stderr)
+	rankPage := filepath.Join(dir, "ranks.html")
+	rankReport, stderr, code := runArgs(t, "-b", "-P", "-Q", "--html="+rankPage,
+		"--ranks", "testdata/progs/ranks/prog", "testdata/progs/ranks/gmon.out", "testdata/progs/ranks/gmon2.out")
 	require.Equal(t, 0, code, stderr)
 
 	t.Run("flat", func(t *testing.T) {
@@ -228,35 +275,105 @@ func TestHTMLInBrowser(t *testing.T) {
 	})
 	t.Run("ranks", func(t *testing.T) {
 		t.Parallel()
-		page := filepath.Join(t.TempDir(), "ranks.html")
-		args := []string{"--ranks", "testdata/progs/ranks/prog", "testdata/progs/ranks/gmon.out", "testdata/progs/ranks/gmon2.out"}
-		report, stderr, code := runArgs(t, append([]string{"-b", "-P", "-Q", "--html=" + page}, args...)...)
-		require.Equal(t, 0, code, stderr)
 		// The report's table of code regions.
 		row := regexp.MustCompile(`^\s*(\S+)\s+(\S+)\s+(\S+)\s+(\S+%)\s+(.*?)\s+(\d+)\s+(\S+)\s+(\S.*)$`)
-		var want [][]string
-		lines := strings.Split(report, "\n")
-		for i, l := range lines {
-			if !strings.HasPrefix(l, "Code regions, most costly imbalance") {
-				continue
-			}
-			for _, r := range lines[i+3:] {
-				if r == "" {
-					break
-				}
-				m := row.FindStringSubmatch(r)
-				require.NotNil(t, m, "%q", r)
-				want = append(want, m[1:])
-			}
-		}
-		require.NotEmpty(t, want)
-		dom := testenv.DumpDOM(t, browser, page, "ranks")
+		want := reportTable(t, rankReport, "Code regions, most costly imbalance", 3, submatches(t, row))
+		dom := testenv.DumpDOM(t, browser, rankPage, "ranks")
 		checkLoaded(t, dom)
 		assert.Contains(t, dom, `id="rank-heatmap"`)
 		_, rows := domRows(dom)
 		require.Len(t, rows, len(want))
 		for k, w := range want {
 			assert.Equal(t, w, rows[k], "region row %d", k)
+		}
+	})
+	t.Run("rank-activities", func(t *testing.T) {
+		t.Parallel()
+		// The report's table of activities (heaviest and lightest region
+		// apart by two spaces or more) and its matrix of regions by
+		// activities (names without spaces here).
+		act := regexp.MustCompile(`^(\S+(?: \*)?)\s+(\S+)\s+(\S+%)\s+(\S+)\s+(\S+)\s+(\d+)\s+(\S.*?)\s{2,}(\S.*)$`)
+		activities := reportTable(t, rankReport, "Activities, most costly imbalance", 3, submatches(t, act))
+		matrix := reportTable(t, rankReport, "index of dispersion over the ranks (ID_ij", 4, strings.Fields)
+		dom := testenv.DumpDOM(t, browser, rankPage, "activities")
+		checkLoaded(t, dom)
+		for _, c := range []struct {
+			id   string
+			want [][]string
+		}{{"rank-activities", activities}, {"rank-matrix", matrix}} {
+			_, rows := domRows(domTable(t, dom, c.id))
+			require.Len(t, rows, len(c.want), c.id)
+			for k, w := range c.want {
+				assert.Equal(t, w, rows[k], "%s row %d", c.id, k)
+			}
+		}
+		dom = testenv.DumpDOM(t, browser, rankPage, "rankchart")
+		checkLoaded(t, dom)
+		assert.Contains(t, dom, `id="rank-chart"`)
+		_, rows := domRows(domTable(t, dom, "rank-clusters"))
+		assert.Equal(t, [][]string{{"1", "2", "0-1", ""}}, rows, "the report's one cluster of ranks")
+		spread := reportTable(t, rankReport, "Spread of the ranks' times", 3, strings.Fields)
+		_, rows = domRows(domTable(t, dom, "rank-spread"))
+		require.Len(t, rows, len(spread), "spread rows")
+		for k, w := range spread {
+			// (a name and its mark ~ are one cell on the page)
+			assert.Equal(t, w, strings.Fields(strings.Join(rows[k], " ")), "spread row %d", k)
+		}
+	})
+	t.Run("experiment", func(t *testing.T) {
+		t.Parallel()
+		// A table of the checked-in profiles with SCALA's columns and a
+		// build to compare, and runs of one program.
+		table := []string{"--experiment=testdata/experiment/scala.tsv", "--compare-dim=build", "--over=work"}
+		runs := []string{"--runs", "testdata/progs/ranks/prog", "testdata/progs/ranks/gmon.out", "testdata/progs/ranks/gmon2.out"}
+		textOf := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+		for _, args := range [][]string{table, runs} {
+			page := filepath.Join(t.TempDir(), "experiment.html")
+			report, stderr, code := runArgs(t, append([]string{"-b", "--html=" + page}, args...)...)
+			require.Equal(t, 0, code, stderr)
+			// The page's cells, split at spaces as the report's line.
+			fields := func(row []string) []string { return strings.Fields(strings.Join(row, " ")) }
+			// The PERDAC table renders the rows in view, 40 or more at
+			// 900 pixels.
+			want := reportTable(t, report, "function ", 1, strings.Fields)
+			dom := testenv.DumpDOM(t, browser, page, "perdac1")
+			checkLoaded(t, dom)
+			_, rows := domRows(domTable(t, dom, "exp-perdac1-perdac"))
+			require.GreaterOrEqual(t, len(rows), min(len(want), 40), "%q: PERDAC rows in the DOM", args)
+			require.LessOrEqual(t, len(rows), len(want), "%q: PERDAC rows in the DOM", args)
+			for k, r := range rows {
+				assert.Equal(t, want[k], fields(r), "%q: PERDAC row %d", args, k)
+			}
+			if args[0] != table[0] {
+				continue
+			}
+			dom = testenv.DumpDOM(t, browser, page, "scala1")
+			checkLoaded(t, dom)
+			assert.Contains(t, dom, `class="chart"`)
+			for _, c := range []struct{ id, heading string }{
+				{"exp-scala1-psi", "psi(p, p')   p'="},
+				{"exp-scala1-functions", "function  time s"},
+			} {
+				want := reportTable(t, report, c.heading, 1, strings.Fields)
+				_, rows := domRows(domTable(t, dom, c.id))
+				require.Len(t, rows, len(want), c.id)
+				for k, r := range rows {
+					assert.Equal(t, want[k], fields(r), "%s row %d", c.id, k)
+				}
+			}
+			dom = testenv.DumpDOM(t, browser, page, "ranges1")
+			checkLoaded(t, dom)
+			want = reportTable(t, report, "p'  Phi(p,p')", 1, strings.Fields)
+			_, rows = domRows(domTable(t, dom, "exp-ranges1-steps"))
+			require.Len(t, rows, len(want), "range steps")
+			for k, r := range rows {
+				assert.Equal(t, want[k], fields(r), "range step %d", k)
+			}
+			for _, l := range strings.Split(report, "\n") {
+				if strings.HasPrefix(l, "smallest scaled crossing point:") || strings.HasPrefix(l, "initial state:") {
+					assert.Contains(t, dom, textOf.Replace(l))
+				}
+			}
 		}
 	})
 	t.Run("diff-flame-graph", func(t *testing.T) {

@@ -1,4 +1,4 @@
-// Package html writes one self-contained HTML page to explore a profile, a differential profile or an MPI job's ranks.
+// Package html writes one self-contained HTML page to explore a profile, a differential profile, an MPI job's ranks or an experiment.
 package html
 
 // The page is one file: its style and script are embedded in the binary
@@ -73,8 +73,15 @@ type Options struct {
 
 	// Ranks, when set, adds the rank analysis of an MPI job to a single
 	// page (of its summed profile): the code regions with their indices
-	// and a heatmap of the ranks' times in the most imbalanced ones.
+	// and a heatmap of the ranks' times in the most imbalanced ones; the
+	// activities, the matrix of the top regions by the activities and the
+	// clusters of regions; a chart of each rank's time in the top regions
+	// and the clusters of ranks.
 	Ranks *ranks.Report
+	// RankTop is how many regions the text report lists in detail
+	// (--rank-top; ranks.DefaultTop when 0): the page's spread table
+	// lists as many.
+	RankTop int
 
 	// The differential page only.
 
@@ -138,7 +145,7 @@ func Write(w io.Writer, d *diff.Profile, opt Options) (Stats, error) {
 // page is the data the script reads. Rows are arrays, not objects, to
 // keep the blob small: a 20,000-function profile has 100,000 arcs.
 type page struct {
-	Kind    string     `json:"kind"` // "single" or "diff"
+	Kind    string     `json:"kind"` // "single", "diff" or "experiment"
 	Title   string     `json:"title"`
 	Command string     `json:"command"`
 	Sides   []sideJSON `json:"sides"`
@@ -153,6 +160,8 @@ type page struct {
 	Flame  *flameJSON   `json:"flame,omitempty"`
 	Graph  *diffGraphJS `json:"graph,omitempty"`
 	Ranks  *ranksJSON   `json:"ranks,omitempty"`
+	// Experiment is an experiment page's analysis (kind "experiment").
+	Experiment *experimentJSON `json:"experiment,omitempty"`
 }
 
 type sideJSON struct {

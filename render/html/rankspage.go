@@ -13,12 +13,33 @@ import (
 // activity, calls, ID_calls, name, candidate (1 or 0)] as render.RankText
 // prints them, and the seconds each rank spent in the most imbalanced
 // regions (Series: [region][rank], rounded to the 4 decimals the text's
-// spread table prints).
+// spread table prints). The activities, the matrix of the top regions by
+// the activities and the clusters are the text report's cells
+// (render.RankActivityRows and the like).
 type ranksJSON struct {
-	Summary string   `json:"summary"`
-	Regions [][]any  `json:"regions"`
-	Series  seriesJS `json:"series"`
-	Note    string   `json:"note,omitempty"`
+	Summary  string   `json:"summary"`
+	Dominant string   `json:"dominant,omitempty"`
+	Regions  [][]any  `json:"regions"`
+	Series   seriesJS `json:"series"`
+	Note     string   `json:"note,omitempty"`
+
+	Activities [][]string `json:"activities"`
+	// MatrixActs are the matrix's columns (activities), MatrixRows its
+	// rows: t_i, t_ij for each activity, ID_ij for each, ID_C, name.
+	MatrixActs []string   `json:"matrixActs"`
+	MatrixRows [][]string `json:"matrixRows"`
+	// RankClusters are rows [cluster, ranks, members, what sets it
+	// apart]; ClusterNote says how they were chosen.
+	RankClusters [][]string `json:"rankClusters"`
+	ClusterNote  string     `json:"clusterNote"`
+	// RegionClusters are rows [cluster, regions, seconds, share, the
+	// share of each of MatrixActs, heaviest members].
+	RegionClusters [][]string `json:"regionClusters"`
+	// Spread are rows [mean, median, min, rank, max, rank, idle, stdev,
+	// CV, max/mean, low15%, high15%, name] of the regions the text report
+	// lists (Top); Approx tells that a name is marked ~.
+	Spread [][]string `json:"spread"`
+	Approx bool       `json:"approx,omitempty"`
 }
 
 type seriesJS struct {
@@ -28,8 +49,10 @@ type seriesJS struct {
 	Mean    []string    `json:"mean"`
 }
 
-// rankAnalysis formats the rank analysis's regions and series.
-func rankAnalysis(r *ranks.Report) *ranksJSON {
+// rankAnalysis formats the rank analysis's regions and series; the spread
+// table lists the top regions as the text report does (top, or
+// ranks.DefaultTop when 0).
+func rankAnalysis(r *ranks.Report, top int) *ranksJSON {
 	plural := func(n int, one, many string) string {
 		if n == 1 {
 			return one
@@ -40,6 +63,27 @@ func rankAnalysis(r *ranks.Report) *ranksJSON {
 		Summary: fmt.Sprintf("%d %s (%s), %s seconds in %d code %s, sampled at %d Hz", r.P, plural(r.P, "rank", "ranks"), r.RankList,
 			secs(r.TotalSeconds), len(r.Regions), plural(len(r.Regions), "region", "regions"), r.HZ),
 		Regions: [][]any{},
+	}
+	if r.DominantActivity != "" {
+		out.Dominant = "Dominant activity: " + r.DominantActivity + ". Dominant code region: " + r.DominantRegion + "."
+	}
+	out.Activities = nonNil(render.RankActivityRows(r))
+	out.MatrixActs = append([]string{}, r.Matrix.Activities...)
+	out.MatrixRows = nonNil(render.RankMatrixRows(r))
+	out.RankClusters = nonNil(render.RankClusterRows(r))
+	out.RegionClusters = nonNil(render.RankRegionClusterRows(r))
+	if top <= 0 {
+		top = ranks.DefaultTop
+	}
+	spread, approx := render.RankSpreadRows(r.Regions[:min(top, len(r.Regions))])
+	out.Spread, out.Approx = nonNil(spread), approx
+	switch {
+	case len(r.RankClusters) > 1:
+		out.ClusterNote = fmt.Sprintf("k-means over the ranks' times in the %d most imbalanced regions; the number of clusters is the one with the widest mean silhouette (%.2f). "+
+			"Next to each cluster are the regions where its ranks' mean time differs most from the other ranks', relative to the region's mean time per rank and in seconds per rank.",
+			len(r.ClusterRegions), r.RankSilhouette)
+	default:
+		out.ClusterNote = "No grouping of the ranks reaches a mean silhouette of 0.25, so the ranks form one cluster."
 	}
 	if r.Truncated > 0 {
 		out.Note = fmt.Sprintf("%d ranks kept only their %d heaviest regions: their time in the others counts as zero.", r.Truncated, r.TopK)
@@ -66,4 +110,13 @@ func rankAnalysis(r *ranks.Report) *ranksJSON {
 		out.Series.Mean[i] = render.Fixed(v, 4)
 	}
 	return out
+}
+
+// nonNil is rows, or an empty list instead of nil (the page's script
+// reads lists, not null).
+func nonNil(rows [][]string) [][]string {
+	if rows == nil {
+		return [][]string{}
+	}
+	return rows
 }

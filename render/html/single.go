@@ -61,7 +61,7 @@ func singlePage(d *diff.Profile, opt Options) (*page, Stats, error) {
 	}
 	p.Flame = fl
 	if opt.Ranks != nil {
-		p.Ranks = rankAnalysis(opt.Ranks)
+		p.Ranks = rankAnalysis(opt.Ranks, opt.RankTop)
 	}
 	return p, st, nil
 }

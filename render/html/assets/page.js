@@ -53,6 +53,13 @@
     var shown = s.count > s.files.length ? s.files.slice(0, -1).join(' ') + ' ... ' + s.files[s.files.length - 1] : s.files.join(' ');
     facts.appendChild(el('span', null, [el('code', { text: shown })]));
   });
+  if (D.experiment) {
+    var X0 = D.experiment;
+    if (X0.exe) { facts.appendChild(el('span', { text: 'executable' })); facts.appendChild(el('span', null, [el('code', { text: X0.exe })])); }
+    facts.appendChild(el('span', { text: X0.exe ? (X0.count === 1 ? 'run' : X0.count + ' runs') : (X0.count === 1 ? 'experiment' : X0.count + ' experiments') }));
+    var shownX = X0.count > X0.inputs.length ? X0.inputs.slice(0, -1).join(' ') + ' ... ' + X0.inputs[X0.inputs.length - 1] : X0.inputs.join(' ');
+    facts.appendChild(el('span', null, [el('code', { text: shownX })]));
+  }
   if (D.impact && D.impact.scaling) { facts.appendChild(el('span', { text: 'compared' })); facts.appendChild(el('span', { text: D.impact.scaling })); }
   facts.appendChild(el('span', { text: 'command' }));
   facts.appendChild(el('span', null, [el('code', { text: D.command })]));
@@ -691,6 +698,134 @@
   }
 
 
+  // heat is the heatmap's colour of t in [0, 1].
+  function heat(t) { return 'rgb(' + Math.round(255 - 25 * t) + ',' + Math.round(245 - 160 * t) + ',' + Math.round(235 - 220 * t) + ')'; }
+
+  // staticTable shows rows of text cells as they come (short tables: no
+  // sorting, no filter). heads: [title, cls] pairs; groups, optional: a
+  // header row above, [title, columns spanned] pairs.
+  function staticTable(parent, id, heads, rows, groups) {
+    var t = el('table', { cls: 'st', id: id });
+    var thead = el('thead');
+    if (groups) {
+      var gr = el('tr', { cls: 'group' });
+      groups.forEach(function (g) { gr.appendChild(el('th', { colspan: String(g[1]), cls: g[0] ? 'span' : '', text: g[0] })); });
+      thead.appendChild(gr);
+    }
+    var hr = el('tr');
+    heads.forEach(function (h) { hr.appendChild(el('th', { cls: h[1] || '', text: h[0] })); });
+    thead.appendChild(hr);
+    t.appendChild(thead);
+    var tb = el('tbody');
+    rows.forEach(function (r) {
+      var tr = el('tr', { cls: 'row' });
+      r.forEach(function (c, k) { tr.appendChild(el('td', { cls: (heads[k] && heads[k][1]) || '', text: c })); });
+      tb.appendChild(tr);
+    });
+    t.appendChild(tb);
+    var box = el('div', { cls: 'stbox' }, [t]);
+    parent.appendChild(box);
+    return t;
+  }
+
+  // ---- MPI ranks: activities, the matrix of regions by activities, the region clusters ----
+  function buildActivities(sec) {
+    var R = D.ranks;
+    sec.appendChild(el('h2', { text: 'Activities, most costly imbalance (SID_A) first' }));
+    staticTable(sec, 'rank-activities', [['activity', 'name'], ['seconds'], ['share'], ['ID_A'], ['SID_A'], ['regions'], ['heaviest region', 'name'], ['lightest region', 'name']], R.activities);
+    sec.appendChild(el('p', { cls: 'note', text: (R.dominant ? R.dominant + ' ' : '') + 'ID_A averages the indices of an activity over the regions, weighted by their time in it; SID_A scales ID_A by the activity\'s share of the total time. * marks the candidates for tuning.' }));
+    var acts = R.matrixActs, n = acts.length;
+    if (R.matrixRows.length && n) {
+      sec.appendChild(el('h2', { text: 'Time of each activity in the top regions (t_ij, the paper\'s Table 6) and its index of dispersion over the ranks (ID_ij, Table 7)' }));
+      var heads = [['t_i']];
+      acts.forEach(function (a) { heads.push([a]); });
+      acts.forEach(function (a) { heads.push([a]); });
+      heads.push(['ID_C'], ['name', 'name']);
+      staticTable(sec, 'rank-matrix', heads, R.matrixRows, [['', 1], ['t_ij (seconds)', n], ['ID_ij', n], ['', 2]]);
+      sec.appendChild(el('p', { cls: 'note', text: 't_i is the region\'s time, t_ij its time in each activity; a dash marks an activity the region does not perform. ID_C is the region\'s index over all its activities.' }));
+    }
+    if (R.regionClusters.length) {
+      sec.appendChild(el('h2', { text: 'Clusters of code regions (k-means over their standardised activity times)' }));
+      var ch = [['cluster'], ['regions'], ['seconds'], ['share']];
+      acts.forEach(function (a) { ch.push([a]); });
+      ch.push(['heaviest members', 'name']);
+      staticTable(sec, 'rank-region-clusters', ch, R.regionClusters);
+      sec.appendChild(el('p', { cls: 'note', text: 'The activity columns give the mix of each cluster\'s time.' }));
+    }
+  }
+
+  // ---- MPI ranks: each rank's time in the top regions, and the clusters of ranks ----
+  var PALETTE = ['#1a5fb4', '#c01c28', '#26a269', '#e66100', '#813d9c', '#865e3c', '#d6336c', '#5e5c64'];
+  // niceAxis rounds an axis's top up to a multiple of a round step (1, 2
+  // or 5 times a power of ten), for four or five ticks.
+  function niceAxis(max) {
+    if (!(max > 0)) max = 1;
+    var raw = max / 4, mag = Math.pow(10, Math.floor(Math.log10(raw))), step = mag;
+    [1, 2, 2.5, 5, 10].some(function (f) { step = f * mag; return step >= raw; });
+    var dec = Math.max(0, -Math.floor(Math.log10(step) + 1e-9) + (step / mag === 2.5 ? 1 : 0));
+    return { top: Math.ceil(max / step - 1e-9) * step, step: step, dec: dec };
+  }
+  function buildRankChart(sec) {
+    var R = D.ranks, S = R.series, np = S.ranks.length;
+    var nr = Math.min(S.regions.length, PALETTE.length);
+    sec.appendChild(el('h2', { text: 'Seconds each rank spent in the ' + nr + ' most imbalanced regions' }));
+    if (nr > 0 && np > 0) {
+      var W = Math.max(500, (sec.clientWidth || main.clientWidth || 1200) - 20), H = 320, L = 64, RT = 16, T = 12, B = 34;
+      var ymax = 0;
+      for (var i = 0; i < nr; i++) S.seconds[i].forEach(function (v) { ymax = Math.max(ymax, v); });
+      var ax0 = niceAxis(ymax); ymax = ax0.top;
+      var r0 = S.ranks[0], r1 = S.ranks[np - 1], span = Math.max(1, r1 - r0);
+      var X = function (r) { return L + (W - L - RT) * (np === 1 ? 0.5 : (r - r0) / span); };
+      var Y = function (v) { return T + (H - T - B) * (1 - v / ymax); };
+      var svg = svgEl('svg', { id: 'rank-chart', width: W, height: H, viewBox: '0 0 ' + W + ' ' + H });
+      for (var k = 0; k * ax0.step <= ymax + 1e-12; k++) {
+        var v = k * ax0.step, y = Y(v);
+        svg.appendChild(svgEl('line', { x1: L, x2: W - RT, y1: y, y2: y, stroke: '#e3e6ea' }));
+        var tl = svgEl('text', { x: L - 6, y: y + 4, 'text-anchor': 'end', fill: '#5f6368' }); tl.textContent = v.toFixed(ax0.dec); svg.appendChild(tl);
+      }
+      var nt = Math.min(np, 10);
+      for (k = 0; k < nt; k++) {
+        var rk = S.ranks[Math.round(k * (np - 1) / Math.max(1, nt - 1))];
+        var xl = svgEl('text', { x: X(rk), y: H - B + 16, 'text-anchor': 'middle', fill: '#5f6368' }); xl.textContent = String(rk); svg.appendChild(xl);
+      }
+      var ax = svgEl('text', { x: (L + W - RT) / 2, y: H - 4, 'text-anchor': 'middle', fill: '#5f6368' }); ax.textContent = 'rank'; svg.appendChild(ax);
+      var ay = svgEl('text', { x: 12, y: (T + H - B) / 2, 'text-anchor': 'middle', fill: '#5f6368', transform: 'rotate(-90 12 ' + (T + H - B) / 2 + ')' }); ay.textContent = 'seconds'; svg.appendChild(ay);
+      for (i = nr - 1; i >= 0; i--) {
+        var pts = [];
+        for (k = 0; k < np; k++) pts.push(X(S.ranks[k]).toFixed(1) + ',' + Y(S.seconds[i][k]).toFixed(1));
+        svg.appendChild(svgEl('polyline', { points: pts.join(' '), fill: 'none', stroke: PALETTE[i], 'stroke-width': np > 200 ? 1 : 1.8 }));
+        if (np <= 64) for (k = 0; k < np; k++) svg.appendChild(svgEl('circle', { cx: X(S.ranks[k]), cy: Y(S.seconds[i][k]), r: 3, fill: PALETTE[i] }));
+      }
+      var cursor = svgEl('line', { y1: T, y2: H - B, stroke: '#888', 'stroke-dasharray': '3 3', visibility: 'hidden' });
+      svg.appendChild(cursor);
+      var wrap = el('div', { cls: 'chartbox' }, [svg]);
+      sec.appendChild(wrap);
+      var legend = el('div', { cls: 'legend' });
+      for (i = 0; i < nr; i++) legend.appendChild(el('span', null, [el('i', { style: 'background:' + PALETTE[i] }), S.regions[i]]));
+      sec.appendChild(legend);
+      var tip = el('div', { cls: 'tip', hidden: '' });
+      document.body.appendChild(tip);
+      svg.addEventListener('mousemove', function (ev) {
+        var b = svg.getBoundingClientRect(), x = ev.clientX - b.left;
+        var best = 0;
+        for (var k = 1; k < np; k++) if (Math.abs(X(S.ranks[k]) - x) < Math.abs(X(S.ranks[best]) - x)) best = k;
+        cursor.setAttribute('x1', X(S.ranks[best])); cursor.setAttribute('x2', X(S.ranks[best])); cursor.setAttribute('visibility', 'visible');
+        var lines = ['rank ' + S.ranks[best]];
+        for (var i = 0; i < nr; i++) lines.push(S.regions[i] + ': ' + S.seconds[i][best].toFixed(4) + ' s (mean ' + S.mean[i] + ')');
+        tip.textContent = lines.join('\n'); tip.hidden = false;
+        tip.style.left = Math.min(ev.clientX + 14, window.innerWidth - 380) + 'px'; tip.style.top = (ev.clientY + 14) + 'px';
+      });
+      svg.addEventListener('mouseleave', function () { tip.hidden = true; cursor.setAttribute('visibility', 'hidden'); });
+    } else sec.appendChild(el('p', { cls: 'empty', text: 'No region has time.' }));
+    sec.appendChild(el('h2', { text: 'Clusters of ranks' }));
+    staticTable(sec, 'rank-clusters', [['cluster'], ['ranks'], ['members', 'name'], ['what sets it apart', 'name']], R.rankClusters);
+    sec.appendChild(el('p', { cls: 'note', text: R.clusterNote + (R.note ? ' ' + R.note : '') }));
+    sec.appendChild(el('h2', { text: 'Spread of the ranks\' times in the top regions (seconds per rank)' }));
+    staticTable(sec, 'rank-spread', [['mean'], ['median'], ['min'], ['rank'], ['max'], ['rank'], ['idle'], ['stdev'], ['CV'], ['max/mean'], ['low15%'], ['high15%'], ['name', 'name']], R.spread);
+    sec.appendChild(el('p', { cls: 'note', text: 'min and max are reached first by the rank shown; idle counts the ranks with no time in the region. CV is the standard deviation over the mean; max/mean how much longer the slowest rank took than the average; low15% and high15% the shares of ranks whose time falls in the lowest and highest 15% of the region\'s range.' +
+      (R.approx ? ' ~ marks regions where some ranks took 256 samples or more: their median, low15% and high15% are counted from buckets at most 0.8% wide.' : '') }));
+  }
+
   // ---- MPI ranks: the regions' indices and a heatmap of the ranks' times ----
   function buildRanks(sec) {
     var R = D.ranks, S = R.series;
@@ -703,6 +838,12 @@
       var lw = 0;
       S.regions.forEach(function (r) { lw = Math.max(lw, mctx.measureText(r.length > 40 ? r.slice(0, 39) + '\u2026' : r).width); });
       lw = Math.ceil(lw) + 12;
+      // The legend: a row's colours run from no time to the time of the
+      // region's slowest rank.
+      var lg = el('canvas', { id: 'rank-legend', width: '160', height: '12' });
+      var lctx = lg.getContext('2d');
+      for (var x = 0; x < 160; x++) { lctx.fillStyle = heat(x / 159); lctx.fillRect(x, 0, 1, 12); }
+      sec.appendChild(el('div', { cls: 'legend' }, ['no time in the region', lg, 'the region\'s slowest rank']));
       var wrap = el('div', { cls: 'scroll', style: 'min-height:0' });
       var groupNote = el('p', { cls: 'note' });
       var canvas = el('canvas', { id: 'rank-heatmap' });
@@ -737,7 +878,7 @@
           ctx.fillText(name.length > 40 ? name.slice(0, 39) + '\u2026' : name, 2, i * CH + CH / 2);
           for (var c = 0; c < nc; c++) {
             var t = maxOf[i] > 0 ? cell(i, c) / maxOf[i] : 0;
-            ctx.fillStyle = 'rgb(' + Math.round(255 - 25 * t) + ',' + Math.round(245 - 160 * t) + ',' + Math.round(235 - 220 * t) + ')';
+            ctx.fillStyle = heat(t);
             ctx.fillRect(lw + c * cw, i * CH, Math.max(cw - (cw > 4 ? 1 : 0), 1), CH - 1);
           }
         }
@@ -775,7 +916,164 @@
     new VTable(sec, cols, R.regions, { nameOf: function (r) { return r[7]; }, cls: 'regions' });
   }
 
-  if (D.kind === 'diff') {
+  // ---- experiments: the text report's sections, a tab each ----
+  // chart draws series [{name, color, pts: [[x, y]], dots, dash}] in an
+  // SVG, x on a log2 axis when logx, into parent; ticks are the xs given.
+  function chart(parent, series, opt) {
+    var W = opt.width || 420, H = opt.height || 230, L = 58, RT = 12, T = 22, B = 34;
+    var xs = [], ymax = 0;
+    series.forEach(function (s) { s.pts.forEach(function (p) { xs.push(p[0]); ymax = Math.max(ymax, p[1]); }); });
+    if (!xs.length) return null;
+    var ax = niceAxis(ymax * 1.04); ymax = ax.top;
+    var fx = opt.logx ? function (v) { return Math.log2(v); } : function (v) { return v; };
+    var x0 = Math.min.apply(null, xs.map(fx)), x1 = Math.max.apply(null, xs.map(fx));
+    var X = function (v) { return L + (W - L - RT) * (x1 > x0 ? (fx(v) - x0) / (x1 - x0) : 0.5); };
+    var Y = function (v) { return T + (H - T - B) * (1 - v / ymax); };
+    var svg = svgEl('svg', { width: W, height: H, viewBox: '0 0 ' + W + ' ' + H, 'class': 'chart' });
+    var ttl = svgEl('text', { x: L, y: 14, fill: '#1d1d1f', 'font-weight': '600' }); ttl.textContent = opt.title; svg.appendChild(ttl);
+    for (var k = 0; k * ax.step <= ymax + 1e-12; k++) {
+      var v = k * ax.step, y = Y(v);
+      svg.appendChild(svgEl('line', { x1: L, x2: W - RT, y1: y, y2: y, stroke: '#e3e6ea' }));
+      var tl = svgEl('text', { x: L - 5, y: y + 4, 'text-anchor': 'end', fill: '#5f6368' }); tl.textContent = v.toFixed(ax.dec); svg.appendChild(tl);
+    }
+    (opt.ticks || []).forEach(function (t) {
+      var xl = svgEl('text', { x: X(t), y: H - B + 15, 'text-anchor': 'middle', fill: '#5f6368' }); xl.textContent = String(t); svg.appendChild(xl);
+    });
+    var xl0 = svgEl('text', { x: (L + W - RT) / 2, y: H - 4, 'text-anchor': 'middle', fill: '#5f6368' }); xl0.textContent = opt.xlabel; svg.appendChild(xl0);
+    var ay = svgEl('text', { x: 11, y: (T + H - B) / 2, 'text-anchor': 'middle', fill: '#5f6368', transform: 'rotate(-90 11 ' + (T + H - B) / 2 + ')' }); ay.textContent = opt.ylabel; svg.appendChild(ay);
+    series.forEach(function (s) {
+      if (s.line !== false && s.pts.length > 1) {
+        var pl = svgEl('polyline', { points: s.pts.map(function (p) { return X(p[0]).toFixed(1) + ',' + Y(p[1]).toFixed(1); }).join(' '), fill: 'none', stroke: s.color, 'stroke-width': 1.6 });
+        if (s.dash) pl.setAttribute('stroke-dasharray', '5 3');
+        svg.appendChild(pl);
+      }
+      if (s.dots || s.rings) s.pts.forEach(function (p) {
+        var c = svgEl('circle', s.rings ? { cx: X(p[0]), cy: Y(p[1]), r: 5.5, fill: 'none', stroke: s.color, 'stroke-width': 1.3 } : { cx: X(p[0]), cy: Y(p[1]), r: 3.5, fill: s.color });
+        var tt = svgEl('title', {}); tt.textContent = s.name + ': ' + opt.xlabel + ' ' + p[0] + ', ' + p[1] + ' ' + (opt.unit || ''); c.appendChild(tt);
+        svg.appendChild(c);
+      });
+    });
+    var box = el('div', { cls: 'chartcell', style: 'width:' + W + 'px' }, [svg]);
+    var lg = el('div', { cls: 'legend' });
+    series.forEach(function (s) { if (s.legend !== false) lg.appendChild(el('span', null, [el('i', { style: 'background:' + s.color }), s.name])); });
+    box.appendChild(lg);
+    parent.appendChild(box);
+    return svg;
+  }
+  // timeCharts draws each function's time against p with its model's
+  // curves, a colour per work.
+  function timeCharts(sec, charts) {
+    if (!charts || !charts.length) return;
+    sec.appendChild(el('h2', { text: 'Time against p, a colour per work: measured (dots), the model at the same run (rings) and along a work measured at several p (lines)' }));
+    var grid = el('div', { cls: 'charts' });
+    sec.appendChild(grid);
+    // A work has one colour in every chart of the section.
+    var all = [];
+    charts.forEach(function (c) { c.points.forEach(function (p) { if (all.indexOf(p[1]) < 0) all.push(p[1]); }); });
+    all.sort(function (a, b) { return a - b; });
+    charts.forEach(function (c) {
+      var works = [], procs = [];
+      c.points.forEach(function (p) { if (works.indexOf(p[1]) < 0) works.push(p[1]); if (procs.indexOf(p[0]) < 0) procs.push(p[0]); });
+      works.sort(function (a, b) { return a - b; }); procs.sort(function (a, b) { return a - b; });
+      var series = [];
+      var fitted = c.fitted.length === c.points.length;
+      works.forEach(function (w) {
+        var col = PALETTE[all.indexOf(w) % PALETTE.length];
+        var at = c.points.map(function (p, i) { return i; }).filter(function (i) { return c.points[i][1] === w; });
+        series.push({ name: 'W=' + w, color: col, dots: true, line: false, pts: at.map(function (i) { return [c.points[i][0], c.points[i][2]]; }) });
+        if (fitted) series.push({ name: 'model at W=' + w, color: col, rings: true, line: false, legend: false, pts: at.map(function (i) { return [c.points[i][0], c.fitted[i]]; }) });
+        c.curves.forEach(function (cv) { if (cv.w === w) series.push({ name: 'model', color: col, pts: cv.points, legend: false }); });
+      });
+      var name = c.name.length > 60 ? c.name.slice(0, 59) + '\u2026' : c.name;
+      chart(grid, series, { title: name + (c.model ? ':  t = ' + c.model : ''), xlabel: 'p', ylabel: 'seconds', unit: 's', logx: true, ticks: procs });
+    });
+  }
+  // rangeChart draws a range comparison's Phi and alpha*Psi against p'
+  // from its table's cells.
+  function rangeChart(sec, part) {
+    var phi = [], apsi = [], ticks = [];
+    part.rows.forEach(function (r) {
+      var p = parseFloat(r[0]), a = parseFloat(r[1]), b = parseFloat(r[2]);
+      if (isNaN(p)) return;
+      ticks.push(p);
+      if (!isNaN(a)) phi.push([p, a]);
+      if (!isNaN(b)) apsi.push([p, b]);
+    });
+    if (!phi.length && !apsi.length) return;
+    var grid = el('div', { cls: 'charts' });
+    sec.appendChild(grid);
+    chart(grid, [{ name: part.head[1] + ' (the slower)', color: PALETTE[1], dots: true, pts: phi }, { name: part.head[2] + ' (the faster)', color: PALETTE[0], dots: true, dash: true, pts: apsi }],
+      { title: 'The slower combination becomes faster where its line rises above the other', xlabel: "p'", ylabel: 'scalability', logx: true, ticks: ticks, width: 520 });
+  }
+  function buildExpSection(key, S, charts) {
+    return function (sec) {
+      sec.appendChild(el('h2', { text: S.title }));
+      // The report's explanations, folded, at the top.
+      var about = S.parts.filter(function (p) { return p.kind === 'para'; });
+      if (about.length) sec.appendChild(el('details', { cls: 'about' }, [el('summary', { text: 'What this shows' })].concat(about.map(function (p) { return el('p', { text: p.text }); }))));
+      // SCALA's small tables side by side, each with the line before it
+      // as its caption.
+      var flow = null, caption = null;
+      var small = { runs: 'The runs', psi: "psi(p, p'): from each run (rows) to each p' (columns)", predicted: '', pairs: '' };
+      S.parts.forEach(function (part) {
+        var id = 'exp-' + key + '-' + part.kind;
+        if (part.kind === 'para') return;
+        if (part.kind === 'line') {
+          if (S.kind === 'scala' && !/^n\/d|^Note/.test(part.text)) { caption = part.text.replace(/:$/, ''); return; }
+          var cross = /crossing point|^initial state|^at the initial work|^by execution times/.test(part.text);
+          sec.appendChild(el('p', { cls: cross ? 'line key' : 'line', text: part.text }));
+          return;
+        }
+        var heads = part.head.map(function (h, k) { return [h, part.right[k] ? '' : 'name']; });
+        if (part.kind === 'perdac') {
+          var cols = heads.map(function (h, k) {
+            // As wide as the column's longest cell (of the first 2,000
+            // rows), names at most 320 pixels.
+            var n = h[0].length;
+            for (var i = 0; i < Math.min(part.rows.length, 2000); i++) n = Math.max(n, String(part.rows[i][k]).length);
+            var w = Math.min(k === 0 ? 320 : 400, Math.ceil(n * 7.6) + 22) + 'px';
+            return { title: h[0], cls: h[1], num: !!part.right[k], width: w, get: function (r) { return r[k]; } };
+          });
+          var holder = el('div', { id: id });
+          sec.appendChild(holder);
+          new VTable(holder, cols, part.rows, { nameOf: function (r) { return r.join(' '); }, cls: 'perdac', placeholder: 'filter rows (text, or /regexp/)' });
+          return;
+        }
+        var parent = sec;
+        if (part.kind in small) {
+          if (!flow) { flow = el('div', { cls: 'flow' }); sec.appendChild(flow); }
+          parent = el('div');
+          flow.appendChild(parent);
+          caption = caption || small[part.kind];
+        } else {
+          caption = { functions: 'The top functions by self time', steps: "Walking p' up" }[part.kind] || caption;
+        }
+        if (caption) parent.appendChild(el('h3', { text: caption }));
+        caption = null;
+        staticTable(parent, id, heads, part.rows);
+        if (part.kind === 'functions') timeCharts(sec, charts);
+        if (part.kind === 'steps') rangeChart(sec, part);
+      });
+    };
+  }
+  function buildExperiment() {
+    var X = D.experiment, n = {}, sc = 0;
+    X.sections.forEach(function (S) {
+      n[S.kind] = (n[S.kind] || 0) + 1;
+      var key = S.kind + n[S.kind];
+      var label = S.kind === 'perdac' ? S.title.replace(/^Statistics over (.*) \(PERDAC\)$/, 'PERDAC over $1') :
+        S.kind === 'scala' ? S.title.replace(/^Isospeed scalability \(SCALA\)( for )?/, 'SCALA ') :
+          S.title.replace(/^Range comparison over /, 'Range over ');
+      var charts = S.kind === 'scala' ? X.charts[sc++] : null;
+      addTab(key, label, buildExpSection(key, S, charts));
+    });
+    if (!X.sections.length) addTab('none', 'Report', function (sec) { sec.appendChild(el('p', { cls: 'empty', text: 'Nothing to report.' })); });
+    if (X.skipped) nav.appendChild(el('span', { cls: 'navnote', text: X.skipped + '.' }));
+  }
+
+  if (D.kind === 'experiment') {
+    buildExperiment();
+  } else if (D.kind === 'diff') {
     addTab('impact', 'Impact table', buildImpact);
     addTab('flame', 'Differential flame graph', buildFlame);
     if (D.graph) addTab('graph', 'Call graph', buildGraph);
@@ -783,7 +1081,11 @@
     if (D.flat) addTab('flat', 'Flat profile', buildFlat);
     if (D.cg) addTab('cg', 'Call graph', buildCG);
     addTab('flame', 'Flame graph', buildFlame);
-    if (D.ranks) addTab('ranks', 'Ranks', buildRanks);
+    if (D.ranks) {
+      addTab('ranks', 'Ranks: regions', buildRanks);
+      addTab('activities', 'Ranks: activities', buildActivities);
+      addTab('rankchart', 'Ranks: times and clusters', buildRankChart);
+    }
   }
   var want = location.hash.slice(1).split('=')[0];
   showTab(tabs[want] ? want : Object.keys(tabs)[0], false);
