@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -576,7 +577,32 @@ func (s *Symbol) hasEnd() bool { return !s.IsLine && s.End != 0 }
 // ascending address, functions first, then globals first, otherwise in
 // their current order.
 func sortByAddr(syms []Symbol) {
-	sort.SliceStable(syms, func(i, j int) bool { return AddrOrder(&syms[i], &syms[j]) })
+	if slices.IsSortedFunc(syms, func(a, b Symbol) int { return addrCmp(&a, &b) }) {
+		return
+	}
+	// Sort positions (small) rather than the symbols themselves, then
+	// move each symbol once.
+	perm := make([]int32, len(syms))
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	slices.SortStableFunc(perm, func(a, b int32) int { return addrCmp(&syms[a], &syms[b]) })
+	sorted := make([]Symbol, len(syms))
+	for i, k := range perm {
+		sorted[i] = syms[k]
+	}
+	copy(syms, sorted)
+}
+
+// addrCmp is AddrOrder as a three-way comparison.
+func addrCmp(a, b *Symbol) int {
+	if AddrOrder(a, b) {
+		return -1
+	}
+	if AddrOrder(b, a) {
+		return 1
+	}
+	return 0
 }
 
 // AddrOrder is gprof's order of symbols before it merges aliases:
