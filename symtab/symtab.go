@@ -89,9 +89,10 @@ type Table struct {
 	// the error reading it. Tables derived from this one (-l) share it.
 	lines    *bfd.Lines
 	linesErr error
-	// sources holds the position of each kept function symbol, keyed by
-	// its .symtab index.
-	sources map[int]SourceLoc
+	// sources holds the positions of the kept function symbols, looked
+	// up on first use; nil without line information. Tables derived from
+	// this one share it.
+	sources *sourceTable
 
 	buildID    string
 	buildIDErr error

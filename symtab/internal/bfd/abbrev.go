@@ -20,13 +20,38 @@ type abbrev struct {
 	planKey uint32
 }
 
-// skipStep is one step of a skip plan: the attributes attrs[from:to] of
+// skipStep is one step of a DIE plan: the attributes attrs[from:to] of
 // the abbreviation. When fixed >= 0 they all have fixed sizes (fixed bytes
-// together, given the unit's address and offset sizes); otherwise there is
-// one attribute, of a form whose size depends on the data.
+// together, given the unit's address and offset sizes) and none of their
+// values is used; otherwise there is one attribute, whose size depends on
+// the data (stepVariable) or whose value the second pass of scanUnit uses
+// (stepValue).
 type skipStep struct {
 	fixed    int
 	from, to int
+}
+
+// The kinds of single-attribute steps.
+const (
+	stepVariable = -1
+	stepValue    = -2
+)
+
+// usedAttr reports whether scanUnit's second pass uses the value of
+// attribute name in a DIE with tag.
+func usedAttr(tag, name uint32) bool {
+	if isFuncTag(tag) {
+		switch name {
+		case atCallFile, atDeclFile, atAbstractOrigin, atSpecification, atName,
+			atLinkageName, atMIPSLinkageName, atLowPC, atHighPC, atRanges:
+			return true
+		}
+		return false
+	}
+	if tag == tagVariable || tag == tagMember {
+		return name == atSpecification || name == atDeclFile
+	}
+	return false
 }
 
 // abbrevTable is one abbreviation table: entries by number, in a slice
@@ -132,18 +157,22 @@ func (u *unit) fixedFormSize(form uint32) (int, bool) {
 	return 0, false
 }
 
-// skipPlan returns the plan for stepping over DIEs of ab in unit u:
-// consecutive attributes of fixed sizes merged into one step.
+// skipPlan returns the plan for reading DIEs of ab in unit u: runs of
+// attributes of fixed sizes whose values are not used merged into one step.
 func (u *unit) skipPlan(ab *abbrev) []skipStep {
 	key := uint32(u.addrSize) | uint32(u.offsetSize)<<8 | uint32(min(u.version, 3))<<16 | 1<<24
 	if ab.planKey == key {
 		return ab.skip
 	}
-	var plan []skipStep
+	plan := make([]skipStep, 0, len(ab.attrs))
 	for i, spec := range ab.attrs {
+		if usedAttr(ab.tag, spec.name) {
+			plan = append(plan, skipStep{fixed: stepValue, from: i, to: i + 1})
+			continue
+		}
 		n, ok := u.fixedFormSize(spec.form)
 		if !ok {
-			plan = append(plan, skipStep{fixed: -1, from: i, to: i + 1})
+			plan = append(plan, skipStep{fixed: stepVariable, from: i, to: i + 1})
 			continue
 		}
 		if k := len(plan) - 1; k >= 0 && plan[k].fixed >= 0 {
@@ -162,35 +191,55 @@ func (u *unit) skipPlan(ab *abbrev) []skipStep {
 // passing over runs of fixed-size values at once.
 func (s *Lines) skipDIE(u *unit, ab *abbrev, b *buf) bool {
 	for _, st := range u.skipPlan(ab) {
-		if st.fixed >= 0 {
-			// Every value of the run starts before the end, so none
-			// of BFD's checks can fire: step over them together.
-			if b.err == nil && st.fixed < b.end-b.off {
-				b.off += st.fixed
-				continue
+		if !s.skipStep(u, ab, st, b) {
+			return false
+		}
+	}
+	return true
+}
+
+// skipStep steps over the values of one step of a plan.
+func (s *Lines) skipStep(u *unit, ab *abbrev, st skipStep, b *buf) bool {
+	if st.fixed >= 0 {
+		// Every value of the run starts before the end, so none of
+		// BFD's checks can fire: step over them together.
+		if b.err == nil && st.fixed < b.end-b.off {
+			b.off += st.fixed
+			return true
+		}
+	} else if b.err == nil && b.off < b.end {
+		spec := &ab.attrs[st.from]
+		switch spec.form {
+		case formString:
+			b.skipCString()
+			return true
+		case formUdata, formSdata, formRefUdata, formLoclistx, formRnglistx:
+			b.uleb()
+			return true
+		case formExprloc, formBlock:
+			b.skip(b.uleb())
+			return true
+		case formBlock1:
+			b.skip(b.u8())
+			return true
+		case formStrp, formLineStrp:
+			sec := &s.str
+			if spec.form == formLineStrp {
+				sec = &s.lineStr
 			}
-		} else if b.err == nil && b.off < b.end {
-			spec := &ab.attrs[st.from]
-			switch spec.form {
-			case formString:
-				b.skipCString()
-				continue
-			case formUdata, formSdata, formRefUdata, formLoclistx, formRnglistx:
-				b.uleb()
-				continue
-			case formExprloc, formBlock:
-				b.skip(b.uleb())
-				continue
-			case formBlock1:
-				b.skip(b.u8())
-				continue
+			if u.offsetSize <= b.remaining() {
+				off := u.readOffset(b)
+				if !sec.ok || (off != 0 && off >= uint64(len(sec.data))) {
+					s.readable(sec, off) // its message
+				}
+				return true
 			}
 		}
-		for i := st.from; i < st.to; i++ {
-			spec := &ab.attrs[i]
-			if !s.skipAttrValue(u, spec.form, spec.implicit, b) {
-				return false
-			}
+	}
+	for i := st.from; i < st.to; i++ {
+		spec := &ab.attrs[i]
+		if !s.skipAttrValue(u, spec.form, spec.implicit, b) {
+			return false
 		}
 	}
 	return true

@@ -168,7 +168,14 @@ func (s *Lines) scanUnit(u *unit) bool {
 		}
 		var lowPC, highPC uint64
 		highRel := false
-		for _, spec := range ab.attrs {
+		for _, st := range u.skipPlan(ab) {
+			if st.fixed != stepValue {
+				if !s.skipStep(u, ab, st, &b) {
+					return false
+				}
+				continue
+			}
+			spec := &ab.attrs[st.from]
 			// Only a function's names are used.
 			a, ok := s.readAttr(u, spec.form, spec.implicit, &b, fn != nil)
 			if !ok {
