@@ -41,7 +41,7 @@ func (t *Table) readSources(f *elf.File) {
 type sourceTable struct {
 	once    sync.Once
 	lines   *bfd.Lines
-	kept    []Symbol
+	kept    []keptSym
 	byIndex map[int]SourceLoc // keyed by .symtab index
 }
 
@@ -50,7 +50,7 @@ func (st *sourceTable) positions() map[int]SourceLoc {
 	st.once.Do(func() {
 		st.byIndex = make(map[int]SourceLoc, len(st.kept))
 		for _, s := range st.kept {
-			if file, _, line, ok := st.lines.Find(s.Addr); ok {
+			if file, _, line, ok := st.lines.Find(s.addr); ok {
 				st.byIndex[s.symIndex] = SourceLoc{File: file, Line: line}
 			}
 		}
