@@ -98,10 +98,16 @@ func (s *Lines) readAbbrevs(off uint64) *abbrevTable {
 	}
 	b := s.cursor(&s.abbrev, int(off), len(s.abbrev.data))
 	t := &abbrevTable{}
+	// The attributes of all entries share one array; each entry's are
+	// cut out of it once it is complete (the array may move before).
+	var all []abbrevAttr
+	var made []*abbrev
+	var starts []int
 	num := uint32(b.uleb())
 	for num != 0 {
 		ab := &abbrev{tag: uint32(b.uleb())}
 		ab.hasChildren = b.u8() != 0
+		starts = append(starts, len(all))
 		for {
 			name := uint32(b.uleb())
 			form := uint32(b.uleb())
@@ -112,8 +118,9 @@ func (s *Lines) readAbbrevs(off uint64) *abbrevTable {
 			if name == 0 {
 				break
 			}
-			ab.attrs = append(ab.attrs, abbrevAttr{name: name, form: form, implicit: implicit})
+			all = append(all, abbrevAttr{name: name, form: form, implicit: implicit})
 		}
+		made = append(made, ab)
 		t.set(num, ab)
 		if b.atEnd() {
 			break
@@ -121,6 +128,15 @@ func (s *Lines) readAbbrevs(off uint64) *abbrevTable {
 		num = uint32(b.uleb())
 		if t.get(num) != nil {
 			break
+		}
+	}
+	for i, ab := range made {
+		end := len(all)
+		if i+1 < len(starts) {
+			end = starts[i+1]
+		}
+		if starts[i] < end {
+			ab.attrs = all[starts[i]:end:end]
 		}
 	}
 	s.abbrevCache[off] = t
