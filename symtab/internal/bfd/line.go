@@ -358,6 +358,14 @@ func (s *Lines) decodeLineInfo(u *unit) *lineTable {
 	// them out.
 	t := &tableBuilder{s: s, compDir: u.compDir, nameIdx: map[string]int32{}, lclHead: -1, nodes: s.nodeBuf[:0]}
 	h, ok := s.readLineHeader(u, &b, t)
+	// A row takes at least one byte of the program and usually several:
+	// reserving a quarter of the program's size spares most of the
+	// copying of a buffer grown row by row (a single large unit, such as
+	// an amalgamation, has hundreds of thousands of rows). The size is
+	// bounded by the section's.
+	if want := b.remaining() / 4; ok && cap(t.nodes) < want {
+		t.nodes = make([]lineNode, 0, want)
+	}
 	if !ok || !s.runLineProgram(u, &b, h, t) {
 		s.nodeBuf = t.nodes[:0]
 		return nil
