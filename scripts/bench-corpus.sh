@@ -18,7 +18,11 @@
 #   synthetic   the 20,000-function synthetic profile (internal/progen)
 # A program that fails to fetch, build or run is listed with the reason.
 #
-# Usage: scripts/bench-corpus.sh [-n RUNS] [-o PROGRAMS]
+# Usage: scripts/bench-corpus.sh [-i] [-n RUNS] [-o PROGRAMS]
+#   -i           first set up a fresh Debian/Ubuntu machine (as root or with
+#                password-less sudo): enable the deb-src entries of the
+#                configured archives, apt-get update, and install clang,
+#                gfortran, tcl, time and dpkg-dev
 #   -n RUNS      paired runs per program (default 7, or $BENCH_RUNS)
 #   -o PROGRAMS  comma-separated subset of the programs above
 #
@@ -31,15 +35,17 @@
 #
 # Needs Go, gcc, g++, gfortran, clang (for sqlite3), tclsh (to make the
 # sqlite3 amalgamation), GNU time (/usr/bin/time) and apt-get source with
-# deb-src entries.
+# deb-src entries (-i sets all that up).
 
 set -uo pipefail
 export LC_ALL=C
 
 runs=${BENCH_RUNS:-7}
 only=
-while getopts "n:o:h" opt; do
+setup=
+while getopts "in:o:h" opt; do
 	case $opt in
+	i) setup=1 ;;
 	n) runs=$OPTARG ;;
 	o) only=$OPTARG ;;
 	*)
@@ -57,6 +63,34 @@ mkdir -p "$src"
 gprof=${GPROF:-/usr/bin/gprof}
 
 log() { echo "bench-corpus: $*" >&2; }
+
+# setup_machine enables deb-src entries (deb822 .sources files and
+# one-line sources.list entries alike), updates the package lists and
+# installs the tools the builds need.
+setup_machine() {
+	local sudo=()
+	if ((EUID != 0)); then
+		sudo -n true 2>/dev/null || { log "-i needs root or password-less sudo"; return 1; }
+		sudo=(sudo -n)
+	fi
+	local f
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[[ -f $f ]] || continue
+		grep -q '^Types:.*deb-src' "$f" || "${sudo[@]}" sed -i 's/^Types: *deb *$/Types: deb deb-src/' "$f"
+	done
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[[ -f $f ]] || continue
+		grep -q '^deb-src ' "$f" && continue
+		grep '^deb ' "$f" | sed 's/^deb /deb-src /' | "${sudo[@]}" tee -a "$f" >/dev/null
+	done
+	"${sudo[@]}" apt-get update -qq || { log "apt-get update failed"; return 1; }
+	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq clang gfortran tcl time dpkg-dev >/dev/null ||
+		{ log "apt-get install failed"; return 1; }
+}
+if [[ -n $setup ]]; then
+	log "setting up the machine"
+	setup_machine || exit 1
+fi
 
 [[ -x $gprof ]] || { log "GNU gprof not found at $gprof"; exit 1; }
 [[ -x /usr/bin/time ]] || { log "GNU time (/usr/bin/time) is required: apt-get install time"; exit 1; }

@@ -7,7 +7,14 @@ source_dir() {
 	local d
 	d=$(find "$src" -maxdepth 1 -type d -name "$1-[0-9]*" | head -1)
 	if [[ -z $d ]]; then
-		(cd "$src" && apt-get source -qq "$1" >"$src/$1.log" 2>&1) || { echo "apt-get source $1 failed" >&2; return 1; }
+		(cd "$src" && apt-get source -qq "$1" >"$src/$1.log" 2>&1) || {
+			if grep -q "deb-src" "$src/$1.log"; then
+				echo "apt-get source $1 failed: no deb-src entries (scripts/bench-corpus.sh -i adds them)" >&2
+			else
+				echo "apt-get source $1 failed (see $src/$1.log)" >&2
+			fi
+			return 1
+		}
 		d=$(find "$src" -maxdepth 1 -type d -name "$1-[0-9]*" | head -1)
 	fi
 	[[ -n $d ]] && echo "$d"

@@ -22,14 +22,30 @@ func benchExecutable(b *testing.B) string {
 	return p
 }
 
-// BenchmarkLoad measures Load, which decodes the DWARF line information
-// and looks up every function symbol's source position.
+// BenchmarkLoad measures Load, which selects the symbols and reads the
+// debug sections (source positions are looked up on first use).
 func BenchmarkLoad(b *testing.B) {
 	path := benchExecutable(b)
+	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Load(path, Options{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkSources measures Load followed by the first source position
+// asked for, which decodes the DWARF line information and looks up every
+// function symbol's position in gprof's order.
+func BenchmarkSources(b *testing.B) {
+	path := benchExecutable(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		tab, err := Load(path, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		tab.SymbolSource(0)
 	}
 }
 

@@ -77,7 +77,7 @@ func loadBytes(t *testing.T, data []byte) (*Table, error) {
 }
 
 // FuzzLoadSymbols loads corrupted executables: the ELF symbol layer (and
-// the per-symbol DWARF lookups Load makes) must never panic, only fail
+// the per-symbol DWARF lookups SymbolSource makes) must never panic, only fail
 // with an error naming the file; a table it returns is sorted and its
 // lookups answer.
 func FuzzLoadSymbols(f *testing.F) {

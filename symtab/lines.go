@@ -3,6 +3,7 @@ package symtab
 import (
 	"debug/elf"
 	"fmt"
+	"sync"
 
 	"github.com/egprof/egprof/symtab/internal/bfd"
 )
@@ -15,12 +16,10 @@ type SourceLoc struct {
 	Line int
 }
 
-// readSources reads the DWARF line information of f and looks up every
-// kept function symbol in .symtab order, as gprof does while building its
-// symbol table (BFD's answers can depend on the order of lookups). An
-// executable without .debug_info has no line information and no error;
-// an error reading .debug_info is kept for WithLineSymbols, which reports
-// it, and leaves every symbol without a source position.
+// readSources reads the DWARF line information of f. An executable
+// without .debug_info has no line information and no error; an error
+// reading .debug_info is kept for WithLineSymbols, which reports it, and
+// leaves every symbol without a source position.
 func (t *Table) readSources(f *elf.File) {
 	lines, err := bfd.Load(f)
 	if err != nil {
@@ -31,12 +30,32 @@ func (t *Table) readSources(f *elf.File) {
 	if lines == nil {
 		return
 	}
-	t.sources = make(map[int]SourceLoc, len(t.kept))
-	for _, s := range t.kept {
-		if file, _, line, ok := lines.Find(s.Addr); ok {
-			t.sources[s.symIndex] = SourceLoc{File: file, Line: line}
+	t.sources = &sourceTable{lines: lines, kept: t.kept}
+}
+
+// sourceTable holds the source positions of a table's function symbols.
+// They are looked up on first use (from the line information in memory,
+// no file is read), all of them and in .symtab order, as gprof does while
+// building its symbol table: BFD's answers can depend on the order of
+// lookups. Outputs that show no source position never pay for them.
+type sourceTable struct {
+	once    sync.Once
+	lines   *bfd.Lines
+	kept    []keptSym
+	byIndex map[int]SourceLoc // keyed by .symtab index
+}
+
+// positions returns the positions, looking them up on the first call.
+func (st *sourceTable) positions() map[int]SourceLoc {
+	st.once.Do(func() {
+		st.byIndex = make(map[int]SourceLoc, len(st.kept))
+		for _, s := range st.kept {
+			if file, _, line, ok := st.lines.Find(s.addr); ok {
+				st.byIndex[s.symIndex] = SourceLoc{File: file, Line: line}
+			}
 		}
-	}
+	})
+	return st.byIndex
 }
 
 // SymbolSource returns the source position of symbol i, or false without
@@ -46,7 +65,10 @@ func (t *Table) SymbolSource(i int) (SourceLoc, bool) {
 	if s.IsLine {
 		return s.Src, true
 	}
-	loc, ok := t.sources[s.symIndex]
+	if t.sources == nil {
+		return SourceLoc{}, false
+	}
+	loc, ok := t.sources.positions()[s.symIndex]
 	return loc, ok
 }
 
@@ -69,6 +91,10 @@ func (t *Table) WithLineSymbols() (*Table, error) {
 		nt.functions = t.Functions()
 		nt.setSyms(finalize(append([]Symbol(nil), t.Syms...), t.TextEnd))
 		return &nt, nil
+	}
+	// gprof looks up its function symbols before it walks the text.
+	if t.sources != nil {
+		t.sources.positions()
 	}
 	// gprof walks the text twice, counting and then creating, and fails
 	// when BFD's answers changed between the walks; the walks are repeated

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -82,15 +83,16 @@ type Table struct {
 	// kept lists the selected symbols in .symtab order, before aliases
 	// were merged: gprof looks up their source lines in that order, and
 	// BFD's answers can depend on the order of lookups.
-	kept []Symbol
+	kept []keptSym
 
 	// lines is the DWARF line information, nil without it; linesErr is
 	// the error reading it. Tables derived from this one (-l) share it.
 	lines    *bfd.Lines
 	linesErr error
-	// sources holds the position of each kept function symbol, keyed by
-	// its .symtab index.
-	sources map[int]SourceLoc
+	// sources holds the positions of the kept function symbols, looked
+	// up on first use; nil without line information. Tables derived from
+	// this one share it.
+	sources *sourceTable
 
 	buildID    string
 	buildIDErr error
@@ -143,6 +145,13 @@ func (e *LoadError) Error() string {
 
 func (e *LoadError) Unwrap() error { return e.Err }
 
+// keptSym is what the source lookups need of a selected symbol: its
+// address and .symtab index.
+type keptSym struct {
+	addr     uint64
+	symIndex int
+}
+
 // rawSym is a .symtab entry with the fields gprof's selection needs.
 type rawSym struct {
 	nameOff uint32
@@ -179,11 +188,11 @@ func load(path string, r io.ReaderAt, fileSize int64, opt Options) (*Table, erro
 	if err != nil {
 		return nil, &LoadError{Kind: ErrNotObject, Path: path, Err: err}
 	}
-	t, err := build(path, f, fileSize, opt)
+	t, raws, err := build(path, f, fileSize, opt)
 	if err != nil {
 		return nil, err
 	}
-	t.readFileData(f, opt)
+	t.readFileData(f, opt, raws)
 	if text := textSection(f); text != nil && text.Type != elf.SHT_NOBITS {
 		// -l looks up every address of .text: a size no file holds
 		// would take hours (gprof never finishes).
@@ -201,7 +210,7 @@ func load(path string, r io.ReaderAt, fileSize int64, opt Options) (*Table, erro
 // readFileData reads what the table's users need from the executable
 // besides symbols and lines: the build ID, the file offset and (with
 // opt.ReadText) the bytes of .text, and the addresses of the code symbols.
-func (t *Table) readFileData(f *elf.File, opt Options) {
+func (t *Table) readFileData(f *elf.File, opt Options, raws []rawSym) {
 	t.buildID, t.buildIDErr = readBuildID(f, t.Path)
 	text := textSection(f)
 	if text != nil && text.Addr == t.TextLow {
@@ -212,7 +221,7 @@ func (t *Table) readFileData(f *elf.File, opt Options) {
 			t.text = b
 		}
 	}
-	t.CodeSymbolAddrs = codeSymbolAddrs(f)
+	t.CodeSymbolAddrs = codeSymbolAddrs(f, raws)
 }
 
 // textSection returns the executable's code section as gprof finds it:
@@ -225,31 +234,52 @@ func textSection(f *elf.File) *elf.Section {
 }
 
 // codeSymbolAddrs returns the addresses of the code symbols of f's
-// .symtab, in .symtab order, or nil when it cannot be read.
-func codeSymbolAddrs(f *elf.File) []uint64 {
+// .symtab, in .symtab order, or nil when debug/elf cannot read it. raws
+// are the entries readSymtab read; they are used when debug/elf would read
+// the same table (the usual case), so that it is not decoded again.
+func codeSymbolAddrs(f *elf.File, raws []rawSym) []uint64 {
+	isCode := func(info byte, shndx elf.SectionIndex) bool {
+		switch elf.ST_TYPE(info) {
+		case elf.STT_SECTION, elf.STT_FILE, elf.STT_OBJECT, elf.STT_TLS:
+			return false
+		}
+		if shndx == elf.SHN_UNDEF || shndx >= elf.SHN_LORESERVE || int(shndx) >= len(f.Sections) {
+			return false
+		}
+		return f.Sections[shndx].Flags&elf.SHF_EXECINSTR != 0
+	}
+	var out []uint64
+	if sec := f.SectionByType(elf.SHT_SYMTAB); raws != nil && sec != nil && sec == f.Section(".symtab") &&
+		sec.Size%symEntSize(f) == 0 && uint64(len(raws)) == sec.Size/symEntSize(f)-1 {
+		for _, r := range raws {
+			if isCode(r.info, elf.SectionIndex(r.shndx)) {
+				out = append(out, r.value)
+			}
+		}
+		return out
+	}
 	syms, err := f.Symbols()
 	if err != nil {
 		return nil
 	}
-	var out []uint64
 	for _, s := range syms {
-		switch elf.ST_TYPE(s.Info) {
-		case elf.STT_SECTION, elf.STT_FILE, elf.STT_OBJECT, elf.STT_TLS:
-			continue
+		if isCode(s.Info, s.Section) {
+			out = append(out, s.Value)
 		}
-		if s.Section == elf.SHN_UNDEF || s.Section >= elf.SHN_LORESERVE || int(s.Section) >= len(f.Sections) {
-			continue
-		}
-		if f.Sections[s.Section].Flags&elf.SHF_EXECINSTR == 0 {
-			continue
-		}
-		out = append(out, s.Value)
 	}
 	return out
 }
 
+// symEntSize is the size of a .symtab entry of f.
+func symEntSize(f *elf.File) uint64 {
+	if f.Class == elf.ELFCLASS32 {
+		return 16
+	}
+	return 24
+}
+
 // build selects gprof's symbols from f.
-func build(path string, f *elf.File, fileSize int64, opt Options) (*Table, error) {
+func build(path string, f *elf.File, fileSize int64, opt Options) (*Table, []rawSym, error) {
 	t := &Table{Path: path}
 	t.Target.Order = f.ByteOrder
 	t.Target.AddrSize = 8
@@ -258,7 +288,7 @@ func build(path string, f *elf.File, fileSize int64, opt Options) (*Table, error
 	}
 	text := textSection(f)
 	if text == nil {
-		return nil, &LoadError{Kind: ErrNoText, Path: path}
+		return nil, nil, &LoadError{Kind: ErrNoText, Path: path}
 	}
 	t.TextLow = text.Addr
 	t.TextEnd = text.Addr + text.Size - 1
@@ -267,17 +297,18 @@ func build(path string, f *elf.File, fileSize int64, opt Options) (*Table, error
 	// symbols.
 	raws, strtab, err := readSymtab(f, fileSize)
 	if err != nil {
-		return nil, &LoadError{Kind: ErrBadSymtab, Path: path, Err: err}
+		return nil, nil, &LoadError{Kind: ErrBadSymtab, Path: path, Err: err}
 	}
 	if opt.MapFile != "" {
 		m, err := ReadFunctionMap(opt.MapFile)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		t.Mapping = m
 	}
 	if opt.ExternalSymbols != "" {
-		return t.useExternalSymbols(opt.ExternalSymbols)
+		t, err := t.useExternalSymbols(opt.ExternalSymbols)
+		return t, raws, err
 	}
 
 	syms := make([]Symbol, 0, len(raws)/2)
@@ -313,11 +344,14 @@ func build(path string, f *elf.File, fileSize int64, opt Options) (*Table, error
 		})
 	}
 	if len(syms) == 0 {
-		return nil, &LoadError{Kind: ErrNoSymbols, Path: path}
+		return nil, nil, &LoadError{Kind: ErrNoSymbols, Path: path}
 	}
-	t.kept = append([]Symbol(nil), syms...)
+	t.kept = make([]keptSym, len(syms))
+	for i, s := range syms {
+		t.kept[i] = keptSym{addr: s.Addr, symIndex: s.symIndex}
+	}
 	t.setSyms(finalize(syms, t.TextEnd))
-	return t, nil
+	return t, raws, nil
 }
 
 // readSymtab returns the raw .symtab entries (index 0 excluded) and the bytes
@@ -576,7 +610,32 @@ func (s *Symbol) hasEnd() bool { return !s.IsLine && s.End != 0 }
 // ascending address, functions first, then globals first, otherwise in
 // their current order.
 func sortByAddr(syms []Symbol) {
-	sort.SliceStable(syms, func(i, j int) bool { return AddrOrder(&syms[i], &syms[j]) })
+	if slices.IsSortedFunc(syms, func(a, b Symbol) int { return addrCmp(&a, &b) }) {
+		return
+	}
+	// Sort positions (small) rather than the symbols themselves, then
+	// move each symbol once.
+	perm := make([]int32, len(syms))
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	slices.SortStableFunc(perm, func(a, b int32) int { return addrCmp(&syms[a], &syms[b]) })
+	sorted := make([]Symbol, len(syms))
+	for i, k := range perm {
+		sorted[i] = syms[k]
+	}
+	copy(syms, sorted)
+}
+
+// addrCmp is AddrOrder as a three-way comparison.
+func addrCmp(a, b *Symbol) int {
+	if AddrOrder(a, b) {
+		return -1
+	}
+	if AddrOrder(b, a) {
+		return 1
+	}
+	return 0
 }
 
 // AddrOrder is gprof's order of symbols before it merges aliases:

@@ -27,12 +27,18 @@ import (
 // Main runs one egprof command line (argv[0] included) and returns the
 // process exit status.
 func Main(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return run(argv, stdin, stdout, stderr)
+	return execute(argv, stdin, stdout, stderr, true)
 }
 
 // run executes one egprof command line (argv[0] included) and returns the
 // process exit status. It never calls os.Exit, so tests can drive it.
 func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return execute(argv, stdin, stdout, stderr, false)
+}
+
+// execute is run; with process set it is the whole process (Main), and
+// the garbage collector is tuned for the inputs (see tuneGC).
+func execute(argv []string, stdin io.Reader, stdout, stderr io.Writer, process bool) int {
 	if len(argv) == 0 {
 		argv = []string{"egprof"}
 	}
@@ -42,6 +48,9 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	io.WriteString(stderr, errs.String())
 	if stop != nil {
 		return stop.code
+	}
+	if process {
+		tuneGC(cfg, os.LookupEnv)
 	}
 	bw := bufio.NewWriterSize(stdout, 64<<10)
 	code := report(cfg, stdin, bw, stderr)

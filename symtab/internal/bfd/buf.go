@@ -18,6 +18,7 @@ var errShort = errors.New("read past the end of the data")
 // yields zero, and so does every later read.
 type buf struct {
 	order binary.ByteOrder
+	big   bool // order is big-endian (read without an interface call)
 	data  []byte
 	off   int
 	end   int
@@ -26,7 +27,7 @@ type buf struct {
 
 // makeBuf returns a cursor at off over data[:end].
 func makeBuf(order binary.ByteOrder, data []byte, off, end int) buf {
-	return buf{order: order, data: data, off: off, end: end}
+	return buf{order: order, big: order == binary.BigEndian, data: data, off: off, end: end}
 }
 
 // fail records a short read and moves the cursor to the end.
@@ -55,11 +56,20 @@ func (b *buf) uint(n int) uint64 {
 	case 1:
 		return uint64(v[0])
 	case 2:
-		return uint64(b.order.Uint16(v))
+		if b.big {
+			return uint64(binary.BigEndian.Uint16(v))
+		}
+		return uint64(binary.LittleEndian.Uint16(v))
 	case 4:
-		return uint64(b.order.Uint32(v))
+		if b.big {
+			return uint64(binary.BigEndian.Uint32(v))
+		}
+		return uint64(binary.LittleEndian.Uint32(v))
 	default:
-		return b.order.Uint64(v)
+		if b.big {
+			return binary.BigEndian.Uint64(v)
+		}
+		return binary.LittleEndian.Uint64(v)
 	}
 }
 
@@ -72,7 +82,7 @@ func (b *buf) u64() uint64 { return b.uint(8) }
 // BFD's read_3_bytes does.
 func (b *buf) u24() uint64 {
 	v := b.u8()<<16 | b.u8()<<8 | b.u8()
-	if b.order == binary.LittleEndian {
+	if !b.big {
 		v = (v>>16)&0xff | v&0xff00 | (v&0xff)<<16
 	}
 	return v
@@ -80,6 +90,17 @@ func (b *buf) u24() uint64 {
 
 // leb reads a LEB128 number (read_leb128); bits beyond 64 are dropped.
 func (b *buf) leb(signed bool) uint64 {
+	if b.err == nil && b.off < b.end {
+		// Most numbers fit in one byte.
+		if c := b.data[b.off]; c&0x80 == 0 {
+			b.off++
+			v := uint64(c)
+			if signed && c&0x40 != 0 {
+				v |= ^uint64(0x7f)
+			}
+			return v
+		}
+	}
 	var result uint64
 	var shift uint
 	var c byte
@@ -121,7 +142,7 @@ func (b *buf) cstring() optString {
 			if i == start {
 				return optString{}
 			}
-			return optString{s: string(b.data[start:i]), ok: true}
+			return optString{s: sectionString(b.data[start:i]), ok: true}
 		}
 	}
 	b.fail()

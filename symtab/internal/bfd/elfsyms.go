@@ -1,7 +1,9 @@
 package bfd
 
 import (
+	"cmp"
 	"debug/elf"
+	"slices"
 	"sort"
 )
 
@@ -75,7 +77,7 @@ func (s *Lines) loadElfSymbols(f *elf.File) {
 	}
 	// The scan keeps the highest start not above the offset; at equal
 	// starts the first of the largest size.
-	sort.SliceStable(cands, func(i, j int) bool { return cands[i].codeOff < cands[j].codeOff })
+	slices.SortStableFunc(cands, func(a, b elfSym) int { return cmp.Compare(a.codeOff, b.codeOff) })
 	for i := 0; i < len(cands); {
 		j := i
 		win := cands[i]

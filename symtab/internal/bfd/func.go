@@ -1,6 +1,9 @@
 package bfd
 
-import "sort"
+import (
+	"cmp"
+	"slices"
+)
 
 // funcInfo is a DW_TAG_subprogram, DW_TAG_entry_point or
 // DW_TAG_inlined_subroutine of a unit (BFD's struct funcinfo).
@@ -88,7 +91,7 @@ func nextDIE(b *buf, nesting *int) (num uint32, ok bool) {
 // offset; both passes walk the same DIEs, so the n-th function DIE of the
 // second pass is the n-th function found by the first.
 func (s *Lines) scanUnit(u *unit) bool {
-	var funcs []*funcInfo
+	nfuncs := 0
 
 	b := s.dieCursor(u)
 	for nesting := 0; ; {
@@ -99,7 +102,7 @@ func (s *Lines) scanUnit(u *unit) bool {
 		if num == 0 {
 			break
 		}
-		ab := u.abbrevs[num]
+		ab := u.abbrevs.get(num)
 		if ab == nil {
 			// BFD reports a missing abbreviation only when it differs
 			// from the previous one reported.
@@ -110,12 +113,10 @@ func (s *Lines) scanUnit(u *unit) bool {
 			return false
 		}
 		if isFuncTag(ab.tag) {
-			funcs = append(funcs, &funcInfo{idx: len(funcs)})
+			nfuncs++
 		}
-		for _, spec := range ab.attrs {
-			if !s.skipAttrValue(u, spec.form, spec.implicit, &b) {
-				return false
-			}
+		if !s.skipDIE(u, ab, &b) {
+			return false
 		}
 		if ab.hasChildren {
 			nesting++
@@ -123,6 +124,15 @@ func (s *Lines) scanUnit(u *unit) bool {
 	}
 	// The functions belong to the unit from here on, even if the second
 	// pass fails (the unit is then unusable anyway).
+	var funcs []*funcInfo
+	if nfuncs > 0 {
+		block := make([]funcInfo, nfuncs)
+		funcs = make([]*funcInfo, nfuncs)
+		for i := range block {
+			block[i].idx = i
+			funcs[i] = &block[i]
+		}
+	}
 	u.funcs = funcs
 
 	b = s.dieCursor(u)
@@ -135,7 +145,7 @@ func (s *Lines) scanUnit(u *unit) bool {
 		if num == 0 {
 			break
 		}
-		ab := u.abbrevs[num]
+		ab := u.abbrevs.get(num)
 		if ab == nil {
 			return false
 		}
@@ -146,10 +156,26 @@ func (s *Lines) scanUnit(u *unit) bool {
 			nextFunc++
 		} else if ab.tag == tagVariable || ab.tag == tagMember {
 			isVar = true
+		} else {
+			// Nothing of other DIEs is used.
+			if !s.skipDIE(u, ab, &b) {
+				return false
+			}
+			if ab.hasChildren {
+				nesting++
+			}
+			continue
 		}
 		var lowPC, highPC uint64
 		highRel := false
-		for _, spec := range ab.attrs {
+		for _, st := range u.skipPlan(ab) {
+			if st.fixed != stepValue {
+				if !s.skipStep(u, ab, st, &b) {
+					return false
+				}
+				continue
+			}
+			spec := &ab.attrs[st.from]
 			// Only a function's names are used.
 			a, ok := s.readAttr(u, spec.form, spec.implicit, &b, fn != nil)
 			if !ok {
@@ -274,7 +300,7 @@ func (s *Lines) findAbstract(u *unit, a attr, depth int, name *optString, linkag
 	if num == 0 {
 		return true
 	}
-	ab := u.abbrevs[num]
+	ab := u.abbrevs.get(num)
 	if ab == nil {
 		s.warnf("could not find abbrev number %d", num)
 		return false
@@ -324,15 +350,14 @@ func (s *Lines) buildFuncLookup(u *unit) {
 		low, high := fn.arange.bounds()
 		tab[i] = funcLookup{fn: fn, low: low, high: high, idx: i}
 	}
-	sort.Slice(tab, func(i, j int) bool {
-		a, b := &tab[i], &tab[j]
+	slices.SortFunc(tab, func(a, b funcLookup) int {
 		if a.low != b.low {
-			return a.low < b.low
+			return cmp.Compare(a.low, b.low)
 		}
 		if a.high != b.high {
-			return a.high < b.high
+			return cmp.Compare(a.high, b.high)
 		}
-		return a.idx < b.idx
+		return cmp.Compare(a.idx, b.idx)
 	})
 	high := tab[0].high
 	for i := 1; i < len(tab); i++ {

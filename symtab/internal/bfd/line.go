@@ -1,7 +1,8 @@
 package bfd
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 	"strings"
 )
 
@@ -73,6 +74,9 @@ type tableBuilder struct {
 	files   []fileEntry
 	names   []string
 	nameIdx map[string]int32
+	// fileIdx caches concat's answer for each file number that names an
+	// entry (numbers that do not are reported every time); -2 is unknown.
+	fileIdx []int32
 	nodes   []lineNode
 	seqs    []buildSeq
 	lclHead int32
@@ -81,7 +85,23 @@ type tableBuilder struct {
 // concat builds the name of file entry n (concat_filename) and returns its
 // index in the table's name list.
 func (t *tableBuilder) concat(n uint32) int32 {
-	return t.intern(t.fileName(n))
+	if n < uint32(len(t.fileIdx)) && t.fileIdx[n] != -2 {
+		return t.fileIdx[n]
+	}
+	i := t.intern(t.fileName(n))
+	// An entry's name never changes once it exists (DW_LNE_define_file
+	// only adds entries), so the answer can be kept for valid numbers.
+	k := n
+	if !t.use0 {
+		k--
+	}
+	if (t.use0 || n > 0) && uint64(k) < uint64(len(t.files)) && n < 1<<16 {
+		for uint32(len(t.fileIdx)) <= n {
+			t.fileIdx = append(t.fileIdx, -2)
+		}
+		t.fileIdx[n] = i
+	}
+	return i
 }
 
 // fileName is concat_filename: the name of file entry n joined to its
@@ -216,19 +236,18 @@ func (t *tableBuilder) finish() *lineTable {
 		arr[i] = sortSeq{low: s.low, last: s.last, idx: i}
 	}
 	n := t.nodes
-	sort.Slice(arr, func(i, j int) bool {
-		a, b := &arr[i], &arr[j]
+	slices.SortFunc(arr, func(a, b sortSeq) int {
 		if a.low != b.low {
-			return a.low < b.low
+			return cmp.Compare(a.low, b.low)
 		}
 		la, lb := &n[a.last], &n[b.last]
 		if la.addr != lb.addr {
-			return la.addr > lb.addr
+			return cmp.Compare(lb.addr, la.addr)
 		}
 		if la.opIndex != lb.opIndex {
-			return la.opIndex > lb.opIndex
+			return cmp.Compare(lb.opIndex, la.opIndex)
 		}
-		return a.idx < b.idx
+		return cmp.Compare(a.idx, b.idx)
 	})
 	kept := arr[:0]
 	if k > 0 {
@@ -247,12 +266,19 @@ func (t *tableBuilder) finish() *lineTable {
 		}
 	}
 	tab := &lineTable{names: t.names, seqs: make([]sequence, len(kept)), nfiles: len(t.files), use0: t.use0}
+	total := 0
+	counts := make([]int, len(kept))
 	for i, ks := range kept {
-		count := 0
 		for e := ks.last; e >= 0; e = n[e].prev {
-			count++
+			counts[i]++
 		}
-		rows := make([]row, count)
+		total += counts[i]
+	}
+	all := make([]row, total)
+	for i, ks := range kept {
+		rows := all[:counts[i]:counts[i]]
+		all = all[counts[i]:]
+		count := len(rows)
 		for e := ks.last; e >= 0; e = n[e].prev {
 			count--
 			rows[count] = n[e].row
@@ -328,12 +354,24 @@ func (s *Lines) decodeLineInfo(u *unit) *lineTable {
 		return nil
 	}
 	b := s.cursor(&s.line, int(u.lineOffset), len(s.line.data))
-	t := &tableBuilder{s: s, compDir: u.compDir, nameIdx: map[string]int32{}, lclHead: -1}
+	// The rows are built in a buffer shared by all units: finish copies
+	// them out.
+	t := &tableBuilder{s: s, compDir: u.compDir, nameIdx: map[string]int32{}, lclHead: -1, nodes: s.nodeBuf[:0]}
 	h, ok := s.readLineHeader(u, &b, t)
+	// A row takes at least one byte of the program and usually several:
+	// reserving a quarter of the program's size spares most of the
+	// copying of a buffer grown row by row (a single large unit, such as
+	// an amalgamation, has hundreds of thousands of rows). The size is
+	// bounded by the section's.
+	if want := b.remaining() / 4; ok && cap(t.nodes) < want {
+		t.nodes = make([]lineNode, 0, want)
+	}
 	if !ok || !s.runLineProgram(u, &b, h, t) {
+		s.nodeBuf = t.nodes[:0]
 		return nil
 	}
 	tab := t.finish()
+	s.nodeBuf = t.nodes[:0]
 	if u.lineOffset == 0 {
 		s.lineTable0 = tab
 	}

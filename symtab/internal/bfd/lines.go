@@ -25,9 +25,10 @@ type Lines struct {
 
 	infoPos     int     // next unit to parse
 	units       []*unit // parsed units in section order
-	abbrevCache map[uint64]map[uint32]*abbrev
+	abbrevCache map[uint64]*abbrevTable
 	lineTable0  *lineTable // table of the first unit with stmt_list 0
 	trie        *trieNode
+	nodeBuf     []lineNode // rows of the line table being decoded
 	trieBudget  int
 
 	// Messages BFD prints on stderr, in order, not yet taken. gprof
@@ -49,7 +50,7 @@ type Lines struct {
 func newLines(order binary.ByteOrder) *Lines {
 	s := &Lines{
 		order:            order,
-		abbrevCache:      map[uint64]map[uint32]*abbrev{},
+		abbrevCache:      map[uint64]*abbrevTable{},
 		trie:             &trieNode{room: trieLeafSize},
 		trieBudget:       1 << 20,
 		prevFailedAbbrev: ^uint32(0),

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unsafe"
 )
 
 // section is the content of one debug section; ok is false when the
@@ -29,7 +30,18 @@ func (s section) cstring(off uint64) string {
 	if i := bytes.IndexByte(b, 0); i >= 0 {
 		b = b[:i]
 	}
-	return string(b)
+	return sectionString(b)
+}
+
+// sectionString returns the bytes b of a debug section as a string without
+// copying them. The sections are read once by Load and never written, so
+// the strings stay valid for as long as anything refers to them (which
+// keeps the section's memory alive; the Lines hold it anyway).
+func sectionString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
 }
 
 // Load reads the debug sections of f into memory; f is not used after it

@@ -12,7 +12,7 @@ type unit struct {
 	version     int
 	addrSize    int
 	offsetSize  int
-	abbrevs     map[uint32]*abbrev
+	abbrevs     *abbrevTable
 	stmtList    bool
 	lineOffset  uint64
 	compDir     optString
@@ -106,7 +106,7 @@ func (s *Lines) parseUnit(off, length, start, offsetSize int) *unit {
 	if num == 0 {
 		return nil
 	}
-	ab := abbrevs[num]
+	ab := abbrevs.get(num)
 	if ab == nil {
 		s.warnf("could not find abbrev number %d", num)
 		return nil
