@@ -93,6 +93,10 @@ func (t *Text) name(i int) string {
 	return n
 }
 
+// Name is the name the flat profile prints for entry i: with -l, a line's
+// "function (file:line @ address)".
+func (t *Text) Name(i int) string { return t.name(i) }
+
 func (t *Text) computeName(i int) string {
 	s := &t.g.Syms.Syms[i]
 	n := s.Name

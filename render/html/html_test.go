@@ -305,3 +305,69 @@ func TestCommandLine(t *testing.T) {
 func callgraphBuild(tab *symtab.Table, prof *gmon.Profile) *callgraph.Graph {
 	return callgraph.Build(tab, prof, callgraph.Options{})
 }
+
+// TestSourceLines checks how the Source tab splits -A's lines into count
+// and text: lines as testdata/golden/multifile/annotate.out prints them
+// (gprof -b -A), a count cut at 16 columns, -m's "#####", and lines too
+// short to hold a count (not from egprof, but no reason to fail).
+func TestSourceLines(t *testing.T) {
+	for _, c := range []struct {
+		line, count, text string
+	}{
+		{"        4500 -> {", "4500", "{"},
+		{"                \tlong s = 0;", "", "\tlong s = 0;"},
+		{"                ", "", ""},
+		{"           1 -> {", "1", "{"},
+		{"1,2,3,4,5,6,7,8,9,10", "1,2,3,4,5,6,7,8,", "9,10"},
+		{"       ##### -> x", "#####", "x"},
+		{"short", "short", ""},
+		{"", "", ""},
+	} {
+		t.Run(c.line, func(t *testing.T) {
+			got := sources([]render.AnnotatedFile{{Name: "a.c", Lines: []string{c.line}, Trailer: "\nExecution Summary:\n"}})
+			require.Len(t, got, 1)
+			assert.Equal(t, [][]string{{c.count, c.text}}, got[0].Lines)
+			assert.Equal(t, "a.c", got[0].Name)
+		})
+	}
+}
+
+// TestLineNames checks the Lines tab: the flat profile's rows under the
+// names given, in place of the Flat profile tab; names missing for some
+// entries leave them blank rather than fail.
+func TestLineNames(t *testing.T) {
+	dir := filepath.Join(testenv.Root(t), "testdata", "progs", "cycles")
+	g := testprof.Graph(t, filepath.Join(dir, "prog"), filepath.Join(dir, "gmon.out"))
+	d := diff.Single(g, diff.Options{})
+	_, plain := pageData(t, d, Options{})
+	require.NotNil(t, plain.Flat)
+	require.Nil(t, plain.Lines)
+	for _, c := range []struct {
+		name  string
+		names []string
+	}{
+		{"all", func() []string {
+			n := make([]string, len(g.Entries))
+			for i := range n {
+				n[i] = fmt.Sprintf("line %d", i)
+			}
+			return n
+		}()},
+		{"none", []string{}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, p := pageData(t, d, Options{LineNames: c.names})
+			assert.Nil(t, p.Flat)
+			require.NotNil(t, p.Lines)
+			require.Len(t, p.Lines.Rows, len(plain.Flat.Rows))
+			for k, r := range p.Lines.Rows {
+				id := int(num(t, plain.Flat.Rows[k][0]))
+				want := ""
+				if id < len(c.names) {
+					want = c.names[id]
+				}
+				assert.Equal(t, append([]any{want}, plain.Flat.Rows[k][1:]...), r)
+			}
+		})
+	}
+}

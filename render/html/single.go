@@ -2,6 +2,7 @@ package html
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/egprof/egprof/callgraph"
 	"github.com/egprof/egprof/diff"
@@ -46,7 +47,11 @@ func singlePage(d *diff.Profile, opt Options) (*page, Stats, error) {
 	p.Names = entryNames(d, opt)
 	if g.HasHist {
 		p.Flat = flatProfile(g, opt)
+		if opt.LineNames != nil {
+			p.Lines, p.Flat = lineProfile(p.Flat, opt.LineNames), nil
+		}
 	}
+	p.Source = sources(opt.Sources)
 	if g.HasArcs {
 		p.CG = callGraph(g, opt)
 	}
@@ -172,3 +177,51 @@ func callGraph(g *callgraph.Graph, opt Options) *cgJSON {
 	}
 	return cg
 }
+
+// lineProfile is the line-by-line flat profile (-l): fl's rows, each
+// with its line's name (names, by entry) in place of its id.
+func lineProfile(fl *flatJSON, names []string) *flatJSON {
+	lines := &flatJSON{Unit: fl.Unit, Sample: fl.Sample, Rows: make([][]any, 0, len(fl.Rows))}
+	for _, r := range fl.Rows {
+		id, _ := r[0].(int)
+		name := ""
+		if id >= 0 && id < len(names) {
+			name = names[id]
+		}
+		lines.Rows = append(lines.Rows, append([]any{name}, r[1:]...))
+	}
+	return lines
+}
+
+// sourceJSON is one annotated source file (-A). Each line is [count,
+// text]: count as the report prints it in front of the line ("4500",
+// "#####", "1,2"; "" where it prints none), text the source line.
+type sourceJSON struct {
+	Name    string     `json:"name"`
+	Lines   [][]string `json:"lines"`
+	Trailer string     `json:"trailer"`
+}
+
+// sources lays out the annotated files: each line's 16 columns of count
+// (render.AnnotatedFile) are split into the count and the source text.
+func sources(files []render.AnnotatedFile) []sourceJSON {
+	var out []sourceJSON
+	for _, f := range files {
+		s := sourceJSON{Name: f.Name, Lines: make([][]string, 0, len(f.Lines)), Trailer: f.Trailer}
+		for _, l := range f.Lines {
+			count, text := l, ""
+			if len(l) >= annotationWidth {
+				count, text = l[:annotationWidth], l[annotationWidth:]
+			}
+			// A long count is cut at 16 columns, arrow and all.
+			count = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(count), "->"))
+			s.Lines = append(s.Lines, []string{count, text})
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// annotationWidth is the width of the count column -A prints in front of
+// every source line.
+const annotationWidth = 16

@@ -196,20 +196,66 @@
     return el('a', { title: names[id], onclick: function (e) { e.preventDefault(); onclick(id); } }, [names[id]]);
   }
 
-  // ---- single profile: flat profile ----
-  function buildFlat(sec) {
-    var f = D.flat;
-    sec.appendChild(el('p', { cls: 'note', text: 'Each sample counts as ' + f.sample + ' seconds. Click a column to sort (again to reverse); click a name for its callers and callees.' }));
-    var cols = [
+  // flatCols are the flat profile's columns of numbers (cells 1 to 6 of a
+  // row), unit the per-call columns' unit.
+  function flatCols(unit) {
+    return [
       { title: '% time', num: true, width: '80px', get: function (r) { return r[1]; } },
       { title: 'cumulative s', num: true, width: '110px', get: function (r) { return r[2]; }, help: 'running sum of self seconds, in the report\'s order' },
       { title: 'self s', num: true, width: '90px', get: function (r) { return r[3]; } },
       { title: 'calls', num: true, width: '100px', get: function (r) { return r[4]; } },
-      { title: 'self ' + f.unit, num: true, width: '110px', get: function (r) { return r[5]; } },
-      { title: 'total ' + f.unit, num: true, width: '110px', get: function (r) { return r[6]; } },
-      { title: 'name', cls: 'name', get: function (r) { return names[r[0]]; }, render: function (td, r) { td.appendChild(D.cg ? nameLink(r[0], openEntry) : document.createTextNode(names[r[0]])); } }
+      { title: 'self ' + unit, num: true, width: '110px', get: function (r) { return r[5]; } },
+      { title: 'total ' + unit, num: true, width: '110px', get: function (r) { return r[6]; } }
     ];
+  }
+
+  // ---- single profile: flat profile ----
+  function buildFlat(sec) {
+    var f = D.flat;
+    sec.appendChild(el('p', { cls: 'note', text: 'Each sample counts as ' + f.sample + ' seconds. Click a column to sort (again to reverse); click a name for its callers and callees.' }));
+    var cols = flatCols(f.unit).concat([
+      { title: 'name', cls: 'name', get: function (r) { return names[r[0]]; }, render: function (td, r) { td.appendChild(D.cg ? nameLink(r[0], openEntry) : document.createTextNode(names[r[0]])); } }
+    ]);
     new VTable(sec, cols, f.rows, { nameOf: function (r) { return names[r[0]]; }, cls: 'flat' });
+  }
+
+  // ---- single profile: the line-by-line flat profile (-l) ----
+  function buildLines(sec) {
+    var f = D.lines;
+    sec.appendChild(el('p', { cls: 'note', text: 'The flat profile line by line, as egprof -l prints it: each row is a source line (function (file:line @ address)). Each sample counts as ' + f.sample + ' seconds. Click a column to sort (again to reverse).' }));
+    var cols = flatCols(f.unit).concat([{ title: 'line', cls: 'name', get: function (r) { return r[0]; } }]);
+    new VTable(sec, cols, f.rows, { nameOf: function (r) { return r[0]; }, cls: 'flat lines', placeholder: 'filter by line (text, or /regexp/)' });
+  }
+
+  // ---- single profile: annotated source (-A) ----
+  function buildSource(sec) {
+    var files = D.source;
+    var bar = el('div', { cls: 'bar' });
+    var pick = el('select', { 'aria-label': 'source file' });
+    files.forEach(function (f, k) { pick.appendChild(el('option', { value: String(k), text: f.name })); });
+    bar.appendChild(el('span', { text: files.length === 1 ? 'file ' : files.length + ' files ' }));
+    bar.appendChild(pick);
+    sec.appendChild(el('p', { cls: 'note', text: 'Each source line with the execution count egprof -A prints in front of it (blank where it prints none). Click a column to sort (again to reverse).' }));
+    sec.appendChild(bar);
+    var body = el('div', { cls: 'source' });
+    sec.appendChild(body);
+    function show(k) {
+      var f = files[k];
+      body.textContent = '';
+      var rows = f.lines.map(function (l, i) { return [i + 1, l[0], l[1]]; });
+      var cols = [
+        { title: 'line', num: true, width: '70px', get: function (r) { return String(r[0]); } },
+        { title: 'count', num: true, width: '120px', cls: 'count', get: function (r) { return r[1]; }, help: 'the count egprof -A prints: calls to a function on its first line, else its basic blocks\' counts' },
+        { title: 'source', cls: 'code', get: function (r) { return r[2]; } }
+      ];
+      new VTable(body, cols, rows, { nameOf: function (r) { return r[2]; }, cls: 'src', placeholder: 'filter lines (text, or /regexp/)' });
+      body.appendChild(el('pre', { cls: 'trailer', text: f.trailer.replace(/^\n+/, '') }));
+    }
+    pick.addEventListener('change', function () { show(+pick.value); history.replaceState(null, '', '#source=' + pick.value); });
+    // #source=K opens the K-th file (from 0).
+    var m = /^#source=(\d+)$/.exec(location.hash), k0 = m && +m[1] < files.length ? +m[1] : 0;
+    pick.value = String(k0);
+    show(k0);
   }
 
   // ---- single profile: call-graph explorer ----
@@ -1079,7 +1125,9 @@
     if (D.graph) addTab('graph', 'Call graph', buildGraph);
   } else {
     if (D.flat) addTab('flat', 'Flat profile', buildFlat);
+    if (D.lines) addTab('lines', 'Lines', buildLines);
     if (D.cg) addTab('cg', 'Call graph', buildCG);
+    if (D.source && D.source.length) addTab('source', 'Source', buildSource);
     addTab('flame', 'Flame graph', buildFlame);
     if (D.ranks) {
       addTab('ranks', 'Ranks: regions', buildRanks);
