@@ -230,13 +230,10 @@
   // ---- single profile: annotated source (-A) ----
   function buildSource(sec) {
     var files = D.source;
-    var bar = el('div', { cls: 'bar' });
     var pick = el('select', { 'aria-label': 'source file' });
     files.forEach(function (f, k) { pick.appendChild(el('option', { value: String(k), text: f.name })); });
-    bar.appendChild(el('span', { text: files.length === 1 ? 'file ' : files.length + ' files ' }));
-    bar.appendChild(pick);
-    sec.appendChild(el('p', { cls: 'note', text: 'Each source line with the execution count egprof -A prints in front of it (blank where it prints none). Click a column to sort (again to reverse).' }));
-    sec.appendChild(bar);
+    var label = el('span', { cls: 'count', text: files.length === 1 ? 'file' : 'file (of ' + files.length + ')' });
+    sec.appendChild(el('p', { cls: 'note', text: 'Each source line with the execution count egprof -A prints in front of it (blank where it prints none): a function\'s calls on its first line, with -l its basic blocks\' counts; ##### a count below -m\'s. Click a column to sort (again to reverse).' }));
     var body = el('div', { cls: 'source' });
     sec.appendChild(body);
     function show(k) {
@@ -244,11 +241,12 @@
       body.textContent = '';
       var rows = f.lines.map(function (l, i) { return [i + 1, l[0], l[1]]; });
       var cols = [
-        { title: 'line', num: true, width: '70px', get: function (r) { return String(r[0]); } },
-        { title: 'count', num: true, width: '120px', cls: 'count', get: function (r) { return r[1]; }, help: 'the count egprof -A prints: calls to a function on its first line, else its basic blocks\' counts' },
+        { title: 'line', num: true, width: '60px', get: function (r) { return String(r[0]); } },
+        { title: 'count', num: true, width: '110px', cls: 'count', get: function (r) { return r[1]; }, help: 'the count egprof -A prints: calls to a function on its first line, else its basic blocks\' counts' },
         { title: 'source', cls: 'code', get: function (r) { return r[2]; } }
       ];
-      new VTable(body, cols, rows, { nameOf: function (r) { return r[2]; }, cls: 'src', placeholder: 'filter lines (text, or /regexp/)' });
+      // The file menu goes in the table's bar, after its filter.
+      new VTable(body, cols, rows, { nameOf: function (r) { return r[2]; }, cls: 'src', placeholder: 'filter lines (text, or /regexp/)', extra: function (bar) { bar.appendChild(label); bar.appendChild(pick); } });
       body.appendChild(el('pre', { cls: 'trailer', text: f.trailer.replace(/^\n+/, '') }));
     }
     pick.addEventListener('change', function () { show(+pick.value); history.replaceState(null, '', '#source=' + pick.value); });
@@ -811,6 +809,17 @@
     var dec = Math.max(0, -Math.floor(Math.log10(step) + 1e-9) + (step / mag === 2.5 ? 1 : 0));
     return { top: Math.ceil(max / step - 1e-9) * step, step: step, dec: dec };
   }
+  // rankTicks are the ranks to label on an axis from rank r0 to r1: every
+  // one of a few, else the multiples of a round step (1, 2 or 5 times a
+  // power of ten, 2.5 from 25 up), about 5 to 10 of them.
+  function rankTicks(r0, r1) {
+    var out = [], r;
+    if (r1 - r0 < 10) { for (r = r0; r <= r1; r++) out.push(r); return out; }
+    var raw = (r1 - r0) / 8, mag = Math.pow(10, Math.floor(Math.log10(raw))), step = mag;
+    (mag >= 10 ? [1, 2, 2.5, 5, 10] : [1, 2, 5, 10]).some(function (f) { step = f * mag; return step >= raw; });
+    for (r = Math.ceil(r0 / step) * step; r <= r1; r += step) out.push(r);
+    return out;
+  }
   function buildRankChart(sec) {
     var R = D.ranks, S = R.series, np = S.ranks.length;
     var nr = Math.min(S.regions.length, PALETTE.length);
@@ -829,11 +838,9 @@
         svg.appendChild(svgEl('line', { x1: L, x2: W - RT, y1: y, y2: y, stroke: '#e3e6ea' }));
         var tl = svgEl('text', { x: L - 6, y: y + 4, 'text-anchor': 'end', fill: '#5f6368' }); tl.textContent = v.toFixed(ax0.dec); svg.appendChild(tl);
       }
-      var nt = Math.min(np, 10);
-      for (k = 0; k < nt; k++) {
-        var rk = S.ranks[Math.round(k * (np - 1) / Math.max(1, nt - 1))];
+      rankTicks(r0, r1).forEach(function (rk) {
         var xl = svgEl('text', { x: X(rk), y: H - B + 16, 'text-anchor': 'middle', fill: '#5f6368' }); xl.textContent = String(rk); svg.appendChild(xl);
-      }
+      });
       var ax = svgEl('text', { x: (L + W - RT) / 2, y: H - 4, 'text-anchor': 'middle', fill: '#5f6368' }); ax.textContent = 'rank'; svg.appendChild(ax);
       var ay = svgEl('text', { x: 12, y: (T + H - B) / 2, 'text-anchor': 'middle', fill: '#5f6368', transform: 'rotate(-90 12 ' + (T + H - B) / 2 + ')' }); ay.textContent = 'seconds'; svg.appendChild(ay);
       for (i = nr - 1; i >= 0; i--) {
@@ -1126,8 +1133,8 @@
   } else {
     if (D.flat) addTab('flat', 'Flat profile', buildFlat);
     if (D.lines) addTab('lines', 'Lines', buildLines);
-    if (D.cg) addTab('cg', 'Call graph', buildCG);
     if (D.source && D.source.length) addTab('source', 'Source', buildSource);
+    if (D.cg) addTab('cg', 'Call graph', buildCG);
     addTab('flame', 'Flame graph', buildFlame);
     if (D.ranks) {
       addTab('ranks', 'Ranks: regions', buildRanks);
