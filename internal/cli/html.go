@@ -35,6 +35,7 @@ func (c *config) writeHTML(d *diff.Profile, dt *render.DiffText, scaling string,
 		Ranks:     rep,
 		RankTop:   c.ext.rank.top,
 		LineNames: lines.names,
+		LineLocs:  lines.locs,
 		Sources:   lines.sources,
 	}
 	if d.IsDiff() && dt != nil {

@@ -259,6 +259,33 @@ func TestHTMLInBrowser(t *testing.T) {
 			assert.Equal(t, w, rows[k], "row %d", k)
 			assert.Contains(t, w[6], ".c:", "row %d names no line", k)
 		}
+		// With -A too, each line links to its file's line on the Source
+		// tab, which shows it marked.
+		_, stderr, code = runArgs(t, append([]string{"-P", "-Q", "-l", "-A", "--html=" + page}, linesArgs...)...)
+		require.Equal(t, 0, code, stderr)
+		dom = testenv.DumpDOM(t, browser, page, "lines")
+		checkLoaded(t, dom)
+		report, _, _ = runArgs(t, append([]string{"-b", "-A"}, linesArgs...)...)
+		files := annotatedFiles(report)
+		links := regexp.MustCompile(`<a href="#source=(\d+):(\d+)"[^>]*>([^<]*)</a>`).FindAllStringSubmatch(dom, -1)
+		require.Len(t, links, len(want), "links to the source")
+		at := regexp.MustCompile(`\(([^ ]+):(\d+) @ [0-9a-f]+\)$`)
+		for k, l := range links {
+			name := html.UnescapeString(l[3])
+			assert.Equal(t, want[k][6], name)
+			m := at.FindStringSubmatch(name)
+			require.NotNil(t, m, "%q", name)
+			file, err := strconv.Atoi(l[1])
+			require.NoError(t, err)
+			require.Less(t, file, len(files))
+			assert.True(t, strings.HasSuffix(files[file].name, "/"+m[1]), "%s links to %s", name, files[file].name)
+			assert.Equal(t, m[2], l[2], "%s", name)
+		}
+		dom = testenv.DumpDOM(t, browser, page, "source="+links[0][1]+":"+links[0][2])
+		checkLoaded(t, dom)
+		hit := regexp.MustCompile(`<tr class="row hit"[^>]*><td[^>]*>(\d+)</td>`).FindAllStringSubmatch(dom, -1)
+		require.Len(t, hit, 1, "marked lines")
+		assert.Equal(t, links[0][2], hit[0][1])
 	})
 	t.Run("source", func(t *testing.T) {
 		t.Parallel()

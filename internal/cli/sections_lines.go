@@ -48,6 +48,7 @@ func (c *config) annotateOptions(g *callgraph.Graph, blocks *callgraph.Blocks, s
 // profile's names (-l) and the annotated sources (-A).
 type htmlLines struct {
 	names   []string
+	locs    []symtab.SourceLoc
 	sources []render.AnnotatedFile
 }
 
@@ -61,9 +62,11 @@ func (c *config) htmlLineData(t *render.Text, style int, g *callgraph.Graph, blo
 	}
 	if c.textOptions().LineGranularity {
 		hl.names = make([]string, len(g.Entries))
+		hl.locs = make([]symtab.SourceLoc, len(g.Entries))
 		for i := range g.Entries {
 			if !g.Entries[i].IsCycle() {
 				hl.names[i] = t.Name(i)
+				hl.locs[i], _ = g.Syms.SymbolSource(i)
 			}
 		}
 	}

@@ -76,6 +76,9 @@ type Options struct {
 	// (render.Text.Name): the page shows the flat profile's rows under
 	// them on a Lines tab instead of a Flat profile tab.
 	LineNames []string
+	// LineLocs are where those lines are, by entry as LineNames: a line
+	// in one of Sources links to it.
+	LineLocs []symtab.SourceLoc
 	// Sources, when set (-A), are the annotated source files as the text
 	// report prints them (render.AnnotatedFiles): the page shows them on
 	// a Source tab. The command reads the files; the page only lays out

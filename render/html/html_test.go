@@ -333,8 +333,10 @@ func TestSourceLines(t *testing.T) {
 }
 
 // TestLineNames checks the Lines tab: the flat profile's rows under the
-// names given, in place of the Flat profile tab; names missing for some
-// entries leave them blank rather than fail.
+// names given, in place of the Flat profile tab, each followed by the
+// annotated file its line is in and the line (-1 and 0 when none is);
+// names or places missing for some entries leave them blank rather than
+// fail.
 func TestLineNames(t *testing.T) {
 	dir := filepath.Join(testenv.Root(t), "testdata", "progs", "cycles")
 	g := testprof.Graph(t, filepath.Join(dir, "prog"), filepath.Join(dir, "gmon.out"))
@@ -342,31 +344,42 @@ func TestLineNames(t *testing.T) {
 	_, plain := pageData(t, d, Options{})
 	require.NotNil(t, plain.Flat)
 	require.Nil(t, plain.Lines)
+	all := make([]string, len(g.Entries))
+	locs := make([]symtab.SourceLoc, len(g.Entries))
+	for i := range all {
+		all[i] = fmt.Sprintf("line %d", i)
+		locs[i] = symtab.SourceLoc{File: []string{"a.c", "b.c", "elsewhere.c"}[i%3], Line: i + 1}
+	}
+	sources := []render.AnnotatedFile{{Name: "b.c"}, {Name: "a.c"}}
 	for _, c := range []struct {
-		name  string
-		names []string
+		name    string
+		names   []string
+		locs    []symtab.SourceLoc
+		sources []render.AnnotatedFile
 	}{
-		{"all", func() []string {
-			n := make([]string, len(g.Entries))
-			for i := range n {
-				n[i] = fmt.Sprintf("line %d", i)
-			}
-			return n
-		}()},
-		{"none", []string{}},
+		{"named, in files", all, locs, sources},
+		{"named, no sources", all, locs, nil},
+		{"nothing", []string{}, nil, sources},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, p := pageData(t, d, Options{LineNames: c.names})
+			_, p := pageData(t, d, Options{LineNames: c.names, LineLocs: c.locs, Sources: c.sources})
 			assert.Nil(t, p.Flat)
 			require.NotNil(t, p.Lines)
 			require.Len(t, p.Lines.Rows, len(plain.Flat.Rows))
 			for k, r := range p.Lines.Rows {
 				id := int(num(t, plain.Flat.Rows[k][0]))
-				want := ""
+				name, file, line := "", -1.0, 0.0
 				if id < len(c.names) {
-					want = c.names[id]
+					name = c.names[id]
 				}
-				assert.Equal(t, append([]any{want}, plain.Flat.Rows[k][1:]...), r)
+				if id < len(c.locs) && c.sources != nil {
+					file = map[string]float64{"a.c": 1, "b.c": 0, "elsewhere.c": -1}[c.locs[id].File]
+					if file >= 0 {
+						line = float64(id + 1)
+					}
+				}
+				want := append(append([]any{name}, plain.Flat.Rows[k][1:]...), file, line)
+				assert.Equal(t, want, r)
 			}
 		})
 	}

@@ -48,7 +48,7 @@ func singlePage(d *diff.Profile, opt Options) (*page, Stats, error) {
 	if g.HasHist {
 		p.Flat = flatProfile(g, opt)
 		if opt.LineNames != nil {
-			p.Lines, p.Flat = lineProfile(p.Flat, opt.LineNames), nil
+			p.Lines, p.Flat = lineProfile(p.Flat, opt), nil
 		}
 	}
 	p.Source = sources(opt.Sources)
@@ -179,16 +179,28 @@ func callGraph(g *callgraph.Graph, opt Options) *cgJSON {
 }
 
 // lineProfile is the line-by-line flat profile (-l): fl's rows, each
-// with its line's name (names, by entry) in place of its id.
-func lineProfile(fl *flatJSON, names []string) *flatJSON {
+// with its line's name (opt.LineNames, by entry) in place of its id, and
+// after its cells the index in opt.Sources of the annotated file the line
+// is in and its line number (-1 and 0 when it is in none).
+func lineProfile(fl *flatJSON, opt Options) *flatJSON {
 	lines := &flatJSON{Unit: fl.Unit, Sample: fl.Sample, Rows: make([][]any, 0, len(fl.Rows))}
+	file := map[string]int{}
+	for k := len(opt.Sources) - 1; k >= 0; k-- {
+		file[opt.Sources[k].Name] = k
+	}
 	for _, r := range fl.Rows {
 		id, _ := r[0].(int)
-		name := ""
-		if id >= 0 && id < len(names) {
-			name = names[id]
+		name, src, line := "", -1, 0
+		if id >= 0 && id < len(opt.LineNames) {
+			name = opt.LineNames[id]
 		}
-		lines.Rows = append(lines.Rows, append([]any{name}, r[1:]...))
+		if id >= 0 && id < len(opt.LineLocs) {
+			if k, ok := file[opt.LineLocs[id].File]; ok && opt.LineLocs[id].Line > 0 {
+				src, line = k, opt.LineLocs[id].Line
+			}
+		}
+		row := append([]any{name}, r[1:]...)
+		lines.Rows = append(lines.Rows, append(row, src, line))
 	}
 	return lines
 }

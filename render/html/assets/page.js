@@ -119,6 +119,7 @@
     this.scroll.appendChild(this.table);
     parent.appendChild(this.scroll);
     this.nameOf = opt.nameOf;
+    this.rowCls = opt.rowCls; // a row's classes besides 'row'
     var pending = 0;
     this.scroll.addEventListener('scroll', function () {
       if (pending) return;
@@ -181,7 +182,7 @@
     body.appendChild(top);
     for (var i = first; i < last; i++) {
       var r = this.rows[this.view[i]];
-      var tr = el('tr', { cls: 'row', 'data-row': String(this.view[i]) });
+      var tr = el('tr', { cls: this.rowCls ? ('row ' + this.rowCls(r)).trim() : 'row', 'data-row': String(this.view[i]) });
       for (var k = 0; k < cols.length; k++) {
         var c = cols[k], td = el('td', { cls: c.cls || '' });
         if (c.render) c.render(td, r); else td.textContent = c.get(r);
@@ -223,12 +224,22 @@
   function buildLines(sec) {
     var f = D.lines;
     sec.appendChild(el('p', { cls: 'note', text: 'The flat profile line by line, as egprof -l prints it: each row is a source line (function (file:line @ address)). Each sample counts as ' + f.sample + ' seconds. Click a column to sort (again to reverse).' }));
-    var cols = flatCols(f.unit).concat([{ title: 'line', cls: 'name', get: function (r) { return r[0]; } }]);
+    // A line in an annotated file (-A) links to it on the Source tab.
+    var cols = flatCols(f.unit).concat([{ title: 'line', cls: 'name', get: function (r) { return r[0]; }, render: function (td, r) {
+      if (!(r[7] >= 0 && tabs.source)) { td.textContent = r[0]; return; }
+      td.appendChild(el('a', { href: '#source=' + r[7] + ':' + r[8], title: 'show ' + D.source[r[7]].name + ':' + r[8], onclick: function (e) { e.preventDefault(); openSource(r[7], r[8]); } }, [r[0]]));
+    } }]);
     new VTable(sec, cols, f.rows, { nameOf: function (r) { return r[0]; }, cls: 'flat lines', placeholder: 'filter by line (text, or /regexp/)' });
   }
 
   // ---- single profile: annotated source (-A) ----
-  function buildSource(sec) {
+  // openSource shows line of the k-th annotated file on the Source tab.
+  function openSource(k, line) {
+    showTab('source', false);
+    tabs.source.goto(k, line);
+    history.replaceState(null, '', '#source=' + k + ':' + line);
+  }
+  function buildSource(sec, tab) {
     var files = D.source;
     var pick = el('select', { 'aria-label': 'source file' });
     files.forEach(function (f, k) { pick.appendChild(el('option', { value: String(k), text: f.name })); });
@@ -236,8 +247,9 @@
     sec.appendChild(el('p', { cls: 'note', text: 'Each source line with the execution count egprof -A prints in front of it (blank where it prints none): a function\'s calls on its first line, with -l its basic blocks\' counts; ##### a count below -m\'s. Click a column to sort (again to reverse).' }));
     var body = el('div', { cls: 'source' });
     sec.appendChild(body);
-    function show(k) {
+    function show(k, line) {
       var f = files[k];
+      pick.value = String(k);
       body.textContent = '';
       var rows = f.lines.map(function (l, i) { return [i + 1, l[0], l[1]]; });
       var cols = [
@@ -246,14 +258,17 @@
         { title: 'source', cls: 'code', get: function (r) { return r[2]; } }
       ];
       // The file menu goes in the table's bar, after its filter.
-      new VTable(body, cols, rows, { nameOf: function (r) { return r[2]; }, cls: 'src', placeholder: 'filter lines (text, or /regexp/)', extra: function (bar) { bar.appendChild(label); bar.appendChild(pick); } });
+      var vt = new VTable(body, cols, rows, { nameOf: function (r) { return r[2]; }, cls: 'src', placeholder: 'filter lines (text, or /regexp/)', extra: function (bar) { bar.appendChild(label); bar.appendChild(pick); },
+        rowCls: function (r) { return r[0] === line ? 'hit' : ''; } });
       body.appendChild(el('pre', { cls: 'trailer', text: f.trailer.replace(/^\n+/, '') }));
+      // A line asked for shows a few lines below the top.
+      if (line > 0) { vt.scroll.scrollTop = Math.max(0, line - 4) * ROW; vt.draw(); }
     }
     pick.addEventListener('change', function () { show(+pick.value); history.replaceState(null, '', '#source=' + pick.value); });
-    // #source=K opens the K-th file (from 0).
-    var m = /^#source=(\d+)$/.exec(location.hash), k0 = m && +m[1] < files.length ? +m[1] : 0;
-    pick.value = String(k0);
-    show(k0);
+    tab.goto = function (k, line) { if (files[k]) show(k, line); };
+    // #source=K opens the K-th file (from 0), #source=K:L at its line L.
+    var m = /^#source=(\d+)(?::(\d+))?$/.exec(location.hash);
+    if (m && +m[1] < files.length) show(+m[1], m[2] ? +m[2] : 0); else show(0);
   }
 
   // ---- single profile: call-graph explorer ----
