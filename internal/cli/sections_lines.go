@@ -53,7 +53,7 @@ type htmlLines struct {
 }
 
 // htmlLineData reads the page's line data where the options ask for it:
-// the names as t prints them, and the annotated files as -A prints them
+// the names as t's flat profile prints them, and the annotated files as -A prints them
 // (the text report says which sources it cannot find).
 func (c *config) htmlLineData(t *render.Text, style int, g *callgraph.Graph, blocks *callgraph.Blocks) htmlLines {
 	var hl htmlLines
@@ -65,7 +65,7 @@ func (c *config) htmlLineData(t *render.Text, style int, g *callgraph.Graph, blo
 		hl.locs = make([]symtab.SourceLoc, len(g.Entries))
 		for i := range g.Entries {
 			if !g.Entries[i].IsCycle() {
-				hl.names[i] = t.Name(i)
+				hl.names[i] = t.FlatName(i)
 				hl.locs[i], _ = g.Syms.SymbolSource(i)
 			}
 		}

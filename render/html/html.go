@@ -73,7 +73,7 @@ type Options struct {
 
 	// LineNames, when set (-l), are the names the text report's
 	// line-by-line flat profile prints, by call-graph entry
-	// (render.Text.Name): the page shows the flat profile's rows under
+	// (render.Text.FlatName): the page shows the flat profile's rows under
 	// them on a Lines tab instead of a Flat profile tab.
 	LineNames []string
 	// LineLocs are where those lines are, by entry as LineNames: a line
