@@ -858,8 +858,28 @@
       });
       var ax = svgEl('text', { x: (L + W - RT) / 2, y: H - 4, 'text-anchor': 'middle', fill: '#5f6368' }); ax.textContent = 'rank'; svg.appendChild(ax);
       var ay = svgEl('text', { x: 12, y: (T + H - B) / 2, 'text-anchor': 'middle', fill: '#5f6368', transform: 'rotate(-90 12 ' + (T + H - B) / 2 + ')' }); ay.textContent = 'seconds'; svg.appendChild(ay);
+      // With more ranks than pixels a region is a band from the least to
+      // the greatest time of the ranks each pixel column stands for (a
+      // line through thousands of ranks is a scribble).
+      var cols = Math.floor(W - L - RT), banded = np > cols, per = Math.ceil(np / cols);
       for (i = nr - 1; i >= 0; i--) {
         var pts = [];
+        if (banded) {
+          // Groups of a fixed number of ranks (not of what falls in a
+          // pixel), so that a pattern repeating every few ranks makes an
+          // even band.
+          var lo = [], hi = [];
+          for (k = 0; k < np; k += per) {
+            var end = Math.min(np, k + per), a = Infinity, b = -Infinity;
+            for (var j = k; j < end; j++) { a = Math.min(a, S.seconds[i][j]); b = Math.max(b, S.seconds[i][j]); }
+            var c = X((S.ranks[k] + S.ranks[end - 1]) / 2).toFixed(1);
+            lo.push([c, a]); hi.push([c, b]);
+          }
+          hi.forEach(function (p) { pts.push(p[0] + ',' + Y(p[1]).toFixed(1)); });
+          for (k = lo.length - 1; k >= 0; k--) pts.push(lo[k][0] + ',' + Y(lo[k][1]).toFixed(1));
+          svg.appendChild(svgEl('polygon', { points: pts.join(' '), fill: PALETTE[i], 'fill-opacity': 0.55, stroke: PALETTE[i], 'stroke-width': 0.6 }));
+          continue;
+        }
         for (k = 0; k < np; k++) pts.push(X(S.ranks[k]).toFixed(1) + ',' + Y(S.seconds[i][k]).toFixed(1));
         svg.appendChild(svgEl('polyline', { points: pts.join(' '), fill: 'none', stroke: PALETTE[i], 'stroke-width': np > 200 ? 1 : 1.8 }));
         if (np <= 64) for (k = 0; k < np; k++) svg.appendChild(svgEl('circle', { cx: X(S.ranks[k]), cy: Y(S.seconds[i][k]), r: 3, fill: PALETTE[i] }));
@@ -871,6 +891,7 @@
       var legend = el('div', { cls: 'legend' });
       for (i = 0; i < nr; i++) legend.appendChild(el('span', null, [el('i', { style: 'background:' + PALETTE[i] }), S.regions[i]]));
       sec.appendChild(legend);
+      if (banded) sec.appendChild(el('p', { cls: 'note', text: 'More ranks than pixels: each group of ' + per + ' neighbouring ranks is drawn as a span from the least to the greatest of their times. Hover for a rank\'s times.' }));
       var tip = el('div', { cls: 'tip', hidden: '' });
       document.body.appendChild(tip);
       svg.addEventListener('mousemove', function (ev) {
