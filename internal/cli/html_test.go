@@ -281,6 +281,34 @@ func TestHTMLInBrowser(t *testing.T) {
 			assert.True(t, strings.HasSuffix(files[file].name, "/"+m[1]), "%s links to %s", name, files[file].name)
 			assert.Equal(t, m[2], l[2], "%s", name)
 		}
+		// The Source tab's seconds of each line are the Lines rows' at it.
+		self := map[string]string{}
+		for _, w := range want {
+			m := at.FindStringSubmatch(w[6])
+			require.NotNil(t, m, "%q", w[6])
+			if key := m[1] + ":" + m[2]; w[2] != "0.00" {
+				if self[key] != "" {
+					self[key] += "+"
+				}
+				self[key] += w[2]
+			}
+		}
+		seen := 0
+		for k, f := range files {
+			dom := testenv.DumpDOM(t, browser, page, "source="+strconv.Itoa(k))
+			checkLoaded(t, dom)
+			_, rows := domRows(dom)
+			require.Len(t, rows, len(f.lines), "%s: lines in the DOM", f.name)
+			for i, r := range rows {
+				require.Len(t, r, 4, "%s line %d", f.name, i+1)
+				key := f.name[strings.LastIndexByte(f.name, '/')+1:] + ":" + strconv.Itoa(i+1)
+				assert.Equal(t, self[key], r[2], "%s seconds", key)
+				if r[2] != "" {
+					seen++
+				}
+			}
+		}
+		assert.Equal(t, len(self), seen, "lines with seconds")
 		dom = testenv.DumpDOM(t, browser, page, "source="+links[0][1]+":"+links[0][2])
 		checkLoaded(t, dom)
 		hit := regexp.MustCompile(`<tr class="row hit"[^>]*><td[^>]*>(\d+)</td>`).FindAllStringSubmatch(dom, -1)

@@ -326,7 +326,7 @@ func TestSourceLines(t *testing.T) {
 		t.Run(c.line, func(t *testing.T) {
 			got := sources([]render.AnnotatedFile{{Name: "a.c", Lines: []string{c.line}, Trailer: "\nExecution Summary:\n"}})
 			require.Len(t, got, 1)
-			assert.Equal(t, [][]string{{c.count, c.text}}, got[0].Lines)
+			assert.Equal(t, [][]string{{c.count, c.text, ""}}, got[0].Lines)
 			assert.Equal(t, "a.c", got[0].Name)
 		})
 	}
@@ -381,6 +381,38 @@ func TestLineNames(t *testing.T) {
 				want := append(append([]any{name}, plain.Flat.Rows[k][1:]...), file, line)
 				assert.Equal(t, want, r)
 			}
+		})
+	}
+}
+
+// TestLineSeconds checks the seconds the Source tab puts on a line with -l:
+// the self seconds of the Lines rows at it as they print them, joined in
+// their order; none for 0.00, for rows in no file, or for a line or file
+// that is not there (bad input, not from egprof).
+func TestLineSeconds(t *testing.T) {
+	row := func(self string, file, line int) []any {
+		return []any{"f", "1.00", "1.00", self, "", "", "", file, line}
+	}
+	for _, c := range []struct {
+		name string
+		rows [][]any
+		want []string // the seconds of lines 1 to 3 of file 0
+	}{
+		{"one", [][]any{row("0.13", 0, 2)}, []string{"", "0.13", ""}},
+		{"two at a line", [][]any{row("0.13", 0, 2), row("0.01", 0, 2)}, []string{"", "0.13+0.01", ""}},
+		{"0.00 left out", [][]any{row("0.00", 0, 1), row("0.05", 0, 3)}, []string{"", "", "0.05"}},
+		{"other file", [][]any{row("0.13", 1, 2)}, []string{"", "", ""}},
+		{"in no file", [][]any{row("0.13", -1, 0)}, []string{"", "", ""}},
+		{"no such line or file", [][]any{row("0.13", 0, 4), row("0.13", 0, 0), row("0.13", 2, 1), {"short"}}, []string{"", "", ""}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			files := sources([]render.AnnotatedFile{{Name: "a.c", Lines: []string{"", "", ""}}, {Name: "b.c", Lines: []string{"", ""}}})
+			lineSeconds(files, &flatJSON{Rows: c.rows})
+			var got []string
+			for _, l := range files[0].Lines {
+				got = append(got, l[2])
+			}
+			assert.Equal(t, c.want, got)
 		})
 	}
 }

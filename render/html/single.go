@@ -52,6 +52,9 @@ func singlePage(d *diff.Profile, opt Options) (*page, Stats, error) {
 		}
 	}
 	p.Source = sources(opt.Sources)
+	if p.Lines != nil {
+		lineSeconds(p.Source, p.Lines)
+	}
 	if g.HasArcs {
 		p.CG = callGraph(g, opt)
 	}
@@ -206,8 +209,11 @@ func lineProfile(fl *flatJSON, opt Options) *flatJSON {
 }
 
 // sourceJSON is one annotated source file (-A). Each line is [count,
-// text]: count as the report prints it in front of the line ("4500",
-// "#####", "1,2"; "" where it prints none), text the source line.
+// text, seconds]: count as the report prints it in front of the line
+// ("4500", "#####", "1,2"; "" where it prints none), text the source line,
+// seconds (with -l) the self seconds of the line-by-line flat profile's
+// rows at this line, as it prints them, joined by "+" when there are
+// several ("" where there are none or all are 0.00).
 type sourceJSON struct {
 	Name    string     `json:"name"`
 	Lines   [][]string `json:"lines"`
@@ -227,7 +233,7 @@ func sources(files []render.AnnotatedFile) []sourceJSON {
 			}
 			// A long count is cut at 16 columns, arrow and all.
 			count = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(count), "->"))
-			s.Lines = append(s.Lines, []string{count, text})
+			s.Lines = append(s.Lines, []string{count, text, ""})
 		}
 		out = append(out, s)
 	}
@@ -237,3 +243,24 @@ func sources(files []render.AnnotatedFile) []sourceJSON {
 // annotationWidth is the width of the count column -A prints in front of
 // every source line.
 const annotationWidth = 16
+
+// lineSeconds puts the self seconds of the line-by-line flat profile's
+// rows (lineProfile's, in the report's order) on their lines of files.
+func lineSeconds(files []sourceJSON, lines *flatJSON) {
+	for _, r := range lines.Rows {
+		if len(r) < 9 {
+			continue
+		}
+		k, _ := r[7].(int)
+		n, _ := r[8].(int)
+		self, _ := r[3].(string)
+		if k < 0 || k >= len(files) || n < 1 || n > len(files[k].Lines) || self == "" || self == secs(0) {
+			continue
+		}
+		cell := &files[k].Lines[n-1][2]
+		if *cell != "" {
+			*cell += "+"
+		}
+		*cell += self
+	}
+}

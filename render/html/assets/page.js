@@ -244,19 +244,20 @@
     var pick = el('select', { 'aria-label': 'source file' });
     files.forEach(function (f, k) { pick.appendChild(el('option', { value: String(k), text: f.name })); });
     var label = el('span', { cls: 'count', text: files.length === 1 ? 'file' : 'file (of ' + files.length + ')' });
-    sec.appendChild(el('p', { cls: 'note', text: 'Each source line with the execution count egprof -A prints in front of it (blank where it prints none): a function\'s calls on its first line, with -l its basic blocks\' counts; ##### a count below -m\'s. Click a column to sort (again to reverse).' }));
+    sec.appendChild(el('p', { cls: 'note', text: 'Each source line with the execution count egprof -A prints in front of it (blank where it prints none): a function\'s calls on its first line, with -l its basic blocks\' counts; ##### a count below -m\'s.' + (D.lines ? ' self s: the seconds of the Lines tab\'s rows at the line.' : '') + ' Click a column to sort (again to reverse).' }));
     var body = el('div', { cls: 'source' });
     sec.appendChild(body);
     function show(k, line) {
       var f = files[k];
       pick.value = String(k);
       body.textContent = '';
-      var rows = f.lines.map(function (l, i) { return [i + 1, l[0], l[1]]; });
+      var rows = f.lines.map(function (l, i) { return [i + 1, l[0], l[1], l[2]]; });
       var cols = [
         { title: 'line', num: true, width: '60px', get: function (r) { return String(r[0]); } },
-        { title: 'count', num: true, width: '110px', cls: 'count', get: function (r) { return r[1]; }, help: 'the count egprof -A prints: calls to a function on its first line, else its basic blocks\' counts' },
-        { title: 'source', cls: 'code', get: function (r) { return r[2]; } }
+        { title: 'count', num: true, width: '110px', cls: 'count', get: function (r) { return r[1]; }, help: 'the count egprof -A prints: calls to a function on its first line, else its basic blocks\' counts' }
       ];
+      if (D.lines) cols.push({ title: 'self s', num: true, width: '100px', cls: 'secs', get: function (r) { return r[3]; }, help: 'the self seconds of the Lines tab\'s rows at this line (joined by + when there are several; blank for 0.00)' });
+      cols.push({ title: 'source', cls: 'code', get: function (r) { return r[2]; } });
       // The file menu goes in the table's bar, after its filter.
       var vt = new VTable(body, cols, rows, { nameOf: function (r) { return r[2]; }, cls: 'src', placeholder: 'filter lines (text, or /regexp/)', extra: function (bar) { bar.appendChild(label); bar.appendChild(pick); },
         rowCls: function (r) { return r[0] === line ? 'hit' : ''; } });
