@@ -2,15 +2,16 @@ package render
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
-	"github.com/egprof/egprof/internal/oserr"
 	"io"
 	"io/fs"
 	"strconv"
 	"strings"
 
 	"github.com/egprof/egprof/callgraph"
+	"github.com/egprof/egprof/internal/oserr"
 )
 
 // annotationWidth is the width of the count column in front of every
@@ -56,13 +57,8 @@ func (t *Text) AnnotatedSource(opt AnnotateOptions) {
 		if !t.opt.ShowZeros && f.Calls == 0 {
 			continue
 		}
-		src, err := opt.OpenSource(f.Name)
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				fmt.Fprintf(opt.Stderr, "%s: could not locate `%s'\n", opt.Argv0, f.Name)
-			} else {
-				fmt.Fprintf(opt.Stderr, "%s: %s\n", f.Name, oserr.Text(err))
-			}
+		src, ok := opt.open(f.Name)
+		if !ok {
 			continue
 		}
 		if opt.CreateFile != nil {
@@ -108,8 +104,78 @@ func (a *annotator) separateFile(name string, src io.Reader, f *callgraph.Source
 	return err
 }
 
+// open opens a source, reporting on o.Stderr as gprof does when it
+// cannot.
+func (o *AnnotateOptions) open(name string) (io.ReadCloser, bool) {
+	src, err := o.OpenSource(name)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			fmt.Fprintf(o.Stderr, "%s: could not locate `%s'\n", o.Argv0, name)
+		} else {
+			fmt.Fprintf(o.Stderr, "%s: %s\n", name, oserr.Text(err))
+		}
+		return nil, false
+	}
+	return src, true
+}
+
+// AnnotatedFile is one file of the annotated-source listing as
+// AnnotatedSource prints it.
+type AnnotatedFile struct {
+	// Name is the file's name as its debug information gives it.
+	Name string
+	// Lines are its lines, each with the 16 columns of its count in front
+	// ("        4500 -> {"), without their newlines.
+	Lines []string
+	// Trailer is what follows the lines: the top lines (-t) and the
+	// execution summary.
+	Trailer string
+}
+
+// AnnotatedFiles returns the files AnnotatedSource would print for opt,
+// each as it prints it, for outputs other than the text report (the HTML
+// page). showZeros is -z (every file, not only those with calls).
+// opt.CreateFile is ignored; a source that cannot be opened is left out
+// and reported on opt.Stderr as AnnotatedSource reports it.
+func AnnotatedFiles(opt AnnotateOptions, showZeros bool) []AnnotatedFile {
+	a := annotator{opt: &opt, firstFile: true}
+	var out []AnnotatedFile
+	var buf bytes.Buffer
+	for k := range opt.Files {
+		f := &opt.Files[k]
+		if !showZeros && f.Calls == 0 {
+			continue
+		}
+		src, ok := opt.open(f.Name)
+		if !ok {
+			continue
+		}
+		buf.Reset()
+		w := bufio.NewWriter(&buf)
+		a.body(w, src, f)
+		src.Close()
+		w.Flush()
+		text := buf.String()
+		buf.Reset()
+		a.trailer(w, f)
+		w.Flush()
+		af := AnnotatedFile{Name: f.Name, Trailer: buf.String()}
+		if text != "" {
+			af.Lines = strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+		}
+		out = append(out, af)
+	}
+	return out
+}
+
 // file writes one annotated file and its trailer.
 func (a *annotator) file(w *bufio.Writer, src io.Reader, f *callgraph.SourceFile) {
+	a.body(w, src, f)
+	a.trailer(w, f)
+}
+
+// body writes one file's lines, each with its count in front.
+func (a *annotator) body(w *bufio.Writer, src io.Reader, f *callgraph.SourceFile) {
 	a.executable, a.executed = 0, 0
 	lineNum := 1
 	atStart := true
@@ -129,7 +195,6 @@ func (a *annotator) file(w *bufio.Writer, src io.Reader, f *callgraph.SourceFile
 			break
 		}
 	}
-	a.trailer(w, f)
 }
 
 // prefix returns the 16 columns printed in front of source line lineNum.

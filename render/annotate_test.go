@@ -188,3 +188,65 @@ func (c *closeRecorder) Close() error {
 
 // openFile opens a source by its name as recorded.
 func openFile(name string) (io.ReadCloser, error) { return os.Open(name) }
+
+// TestAnnotatedFiles checks that each file AnnotatedFiles returns is what
+// AnnotatedSource prints for it (the listing is the expected text), that a
+// missing source is reported and left out, and that -z decides which files
+// without calls come.
+func TestAnnotatedFiles(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	require.NoError(t, os.WriteFile("x.c", []byte("/* x */\nint f;\n"), 0o644))
+	require.NoError(t, os.WriteFile("nl.c", []byte("/* no newline */\nint f;"), 0o644))
+	g := annotateGraph(t, "x.c")
+	x := g.SourceFiles([]string{"x.c"}, nil)[0]
+	nl := x
+	nl.Name = "nl.c"
+	idle := x
+	idle.Name, idle.Calls = "idle.c", 0
+	require.NoError(t, os.WriteFile("idle.c", []byte("int g;\n"), 0o644))
+	missing := x
+	missing.Name = "missing.c"
+	for _, c := range []struct {
+		name      string
+		files     []callgraph.SourceFile
+		showZeros bool
+		table     int
+		want      []string // the names of the files returned
+		errs      string
+	}{
+		{"one", []callgraph.SourceFile{x}, false, 0, []string{"x.c"}, ""},
+		{"top lines", []callgraph.SourceFile{x, nl}, false, 3, []string{"x.c", "nl.c"}, ""},
+		{"missing", []callgraph.SourceFile{missing, x}, false, 0, []string{"x.c"}, "gprof: could not locate `missing.c'\n"},
+		{"no calls", []callgraph.SourceFile{idle, x}, false, 0, []string{"x.c"}, ""},
+		{"no calls, -z", []callgraph.SourceFile{idle, x}, true, 0, []string{"idle.c", "x.c"}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var out, errs bytes.Buffer
+			opt := AnnotateOptions{Files: c.files, OpenSource: openFile, TableLength: c.table, Argv0: "gprof", Stderr: &errs}
+			text := NewText(&out, g, TextOptions{Brief: true, ShowZeros: c.showZeros})
+			text.AnnotatedSource(opt)
+			require.NoError(t, text.Flush())
+			errs.Reset()
+			got := AnnotatedFiles(opt, c.showZeros)
+			assert.Equal(t, c.errs, errs.String())
+			var names []string
+			var listing strings.Builder
+			for k, f := range got {
+				names = append(names, f.Name)
+				if k > 0 {
+					listing.WriteString("\n\f\n")
+				}
+				listing.WriteString("*** File " + f.Name + ":\n" + strings.Join(f.Lines, "\n") + "\n" + f.Trailer)
+			}
+			assert.Equal(t, c.want, names)
+			// nl.c's last line has no newline: the listing runs its
+			// trailer on from it.
+			want := strings.ReplaceAll(out.String(), "-> int f;\n\nTop", "-> int f;\n\n\nTop")
+			if c.table == 0 {
+				want = strings.ReplaceAll(out.String(), "-> int f;\nExecution", "-> int f;\n\nExecution")
+			}
+			assert.Equal(t, want, listing.String())
+		})
+	}
+}

@@ -93,6 +93,16 @@ func (t *Text) name(i int) string {
 	return n
 }
 
+// FlatName is the name the flat profile prints for entry i: with -l, a
+// line's "function (file:line @ address)"; with -T, followed by its cycle
+// and index as the call graph prints them.
+func (t *Text) FlatName(i int) string {
+	if t.opt.Traditional {
+		return t.fullName(i)
+	}
+	return t.name(i)
+}
+
 func (t *Text) computeName(i int) string {
 	s := &t.g.Syms.Syms[i]
 	n := s.Name
@@ -297,11 +307,7 @@ func (t *Text) Flat() {
 		} else {
 			line = appendSpaces(line, 29)
 		}
-		if t.opt.Traditional {
-			line = t.appendFullName(line, i)
-		} else {
-			line = append(line, t.name(i)...)
-		}
+		line = append(line, t.FlatName(i)...)
 		line = append(line, '\n')
 		w.Write(line)
 	}

@@ -142,7 +142,7 @@ func (c *config) classic(tab *symtab.Table, prof *gmon.Profile, files []string, 
 		if code := c.writePProf(single, c.rankProfiles(tab, rankInputs), stderr); code != 0 {
 			return code
 		}
-		if code := c.writeHTML(single, nil, "", rankReport, stderr); code != 0 {
+		if code := c.writeHTML(single, nil, "", rankReport, c.htmlLineData(t, style, g, blocks), stderr); code != 0 {
 			return code
 		}
 	}
@@ -371,7 +371,7 @@ func (c *config) reportDiff(plus *callgraph.Graph, style int, stdin io.Reader, s
 	if style&styleInfo != 0 {
 		dt.MarkPrinted()
 	}
-	if code := c.writeHTML(d, dt, scaling, nil, stderr); code != 0 {
+	if code := c.writeHTML(d, dt, scaling, nil, htmlLines{}, stderr); code != 0 {
 		return code
 	}
 	switch {

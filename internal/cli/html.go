@@ -16,8 +16,9 @@ import (
 // with dt (the differential report's renderer, which knows the impact
 // table's rows and noise marks) a differential profile's with the pruned
 // call graph the SVG would draw; scaling says how its sides compare. A
-// rank analysis's report adds its tab to a single profile's page.
-func (c *config) writeHTML(d *diff.Profile, dt *render.DiffText, scaling string, rep *ranks.Report, stderr io.Writer) int {
+// rank analysis's report adds its tab to a single profile's page, and lines
+// the Lines and Source tabs (-l, -A).
+func (c *config) writeHTML(d *diff.Profile, dt *render.DiffText, scaling string, rep *ranks.Report, lines htmlLines, stderr io.Writer) int {
 	if c.ext.html == "" {
 		return 0
 	}
@@ -33,6 +34,9 @@ func (c *config) writeHTML(d *diff.Profile, dt *render.DiffText, scaling string,
 		NoiseOff:  c.ext.noiseOff,
 		Ranks:     rep,
 		RankTop:   c.ext.rank.top,
+		LineNames: lines.names,
+		LineLocs:  lines.locs,
+		Sources:   lines.sources,
 	}
 	if d.IsDiff() && dt != nil {
 		opt.Minus = html.Side{Exe: image, Files: c.ext.diffFiles}

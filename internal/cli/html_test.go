@@ -151,6 +151,8 @@ func TestHTMLInBrowser(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	_, stderr, code = runArgs(t, append([]string{"-P", "-Q", "--html=" + diffPage}, diffArgs...)...)
 	require.Equal(t, 0, code, stderr)
+	// A program built with -g, for -l and -A.
+	linesArgs := []string{"testdata/progs/multifile/prog", "testdata/progs/multifile/gmon.out"}
 	rankPage := filepath.Join(dir, "ranks.html")
 	rankReport, stderr, code := runArgs(t, "-b", "-P", "-Q", "--html="+rankPage,
 		"--ranks", "testdata/progs/ranks/prog", "testdata/progs/ranks/gmon.out", "testdata/progs/ranks/gmon2.out")
@@ -236,6 +238,108 @@ func TestHTMLInBrowser(t *testing.T) {
 			for k, ln := range want.Callees {
 				check(ln, children[k])
 			}
+		}
+	})
+	t.Run("lines", func(t *testing.T) {
+		t.Parallel()
+		// -l: the line-by-line flat profile, cell for cell as the report
+		// prints it (a line's name has spaces).
+		page := filepath.Join(t.TempDir(), "lines.html")
+		_, stderr, code := runArgs(t, append([]string{"-P", "-Q", "-l", "--html=" + page}, linesArgs...)...)
+		require.Equal(t, 0, code, stderr)
+		report, _, _ := runArgs(t, append([]string{"-b", "-l", "-p"}, linesArgs...)...)
+		row := regexp.MustCompile(`^\s*(\S+)\s+(\S+)\s+(\S+)\s+(?:(\d+)\s+(\S+)\s+(\S+)\s+)?(\S.*)$`)
+		want := reportTable(t, report, " time   seconds", 1, submatches(t, row))
+		dom := testenv.DumpDOM(t, browser, page, "lines")
+		checkLoaded(t, dom)
+		assert.NotContains(t, dom, `id="tabbtn-flat"`, "a Flat profile tab next to Lines")
+		_, rows := domRows(dom)
+		require.Len(t, rows, len(want), "rows in the DOM")
+		for k, w := range want {
+			assert.Equal(t, w, rows[k], "row %d", k)
+			assert.Contains(t, w[6], ".c:", "row %d names no line", k)
+		}
+		// With -A too, each line links to its file's line on the Source
+		// tab, which shows it marked.
+		_, stderr, code = runArgs(t, append([]string{"-P", "-Q", "-l", "-A", "--html=" + page}, linesArgs...)...)
+		require.Equal(t, 0, code, stderr)
+		dom = testenv.DumpDOM(t, browser, page, "lines")
+		checkLoaded(t, dom)
+		report, _, _ = runArgs(t, append([]string{"-b", "-A"}, linesArgs...)...)
+		files := annotatedFiles(report)
+		links := regexp.MustCompile(`<a href="#source=(\d+):(\d+)"[^>]*>([^<]*)</a>`).FindAllStringSubmatch(dom, -1)
+		require.Len(t, links, len(want), "links to the source")
+		at := regexp.MustCompile(`\(([^ ]+):(\d+) @ [0-9a-f]+\)$`)
+		for k, l := range links {
+			name := html.UnescapeString(l[3])
+			assert.Equal(t, want[k][6], name)
+			m := at.FindStringSubmatch(name)
+			require.NotNil(t, m, "%q", name)
+			file, err := strconv.Atoi(l[1])
+			require.NoError(t, err)
+			require.Less(t, file, len(files))
+			assert.True(t, strings.HasSuffix(files[file].name, "/"+m[1]), "%s links to %s", name, files[file].name)
+			assert.Equal(t, m[2], l[2], "%s", name)
+		}
+		// The Source tab's seconds of each line are the Lines rows' at it.
+		self := map[string]string{}
+		for _, w := range want {
+			m := at.FindStringSubmatch(w[6])
+			require.NotNil(t, m, "%q", w[6])
+			if key := m[1] + ":" + m[2]; w[2] != "0.00" {
+				if self[key] != "" {
+					self[key] += "+"
+				}
+				self[key] += w[2]
+			}
+		}
+		seen := 0
+		for k, f := range files {
+			dom := testenv.DumpDOM(t, browser, page, "source="+strconv.Itoa(k))
+			checkLoaded(t, dom)
+			_, rows := domRows(dom)
+			require.Len(t, rows, len(f.lines), "%s: lines in the DOM", f.name)
+			for i, r := range rows {
+				require.Len(t, r, 4, "%s line %d", f.name, i+1)
+				key := f.name[strings.LastIndexByte(f.name, '/')+1:] + ":" + strconv.Itoa(i+1)
+				assert.Equal(t, self[key], r[2], "%s seconds", key)
+				if r[2] != "" {
+					seen++
+				}
+			}
+		}
+		assert.Equal(t, len(self), seen, "lines with seconds")
+		dom = testenv.DumpDOM(t, browser, page, "source="+links[0][1]+":"+links[0][2])
+		checkLoaded(t, dom)
+		hit := regexp.MustCompile(`<tr class="row hit"[^>]*><td[^>]*>(\d+)</td>`).FindAllStringSubmatch(dom, -1)
+		require.Len(t, hit, 1, "marked lines")
+		assert.Equal(t, links[0][2], hit[0][1])
+	})
+	t.Run("source", func(t *testing.T) {
+		t.Parallel()
+		// -A: each file's lines and the count in front of each, as the
+		// report prints them.
+		page := filepath.Join(t.TempDir(), "source.html")
+		_, stderr, code := runArgs(t, append([]string{"-P", "-Q", "-A", "--html=" + page}, linesArgs...)...)
+		require.Equal(t, 0, code, stderr)
+		report, _, _ := runArgs(t, append([]string{"-b", "-A"}, linesArgs...)...)
+		files := annotatedFiles(report)
+		require.Len(t, files, 3, "files in the report")
+		for k, f := range files {
+			dom := testenv.DumpDOM(t, browser, page, "source="+strconv.Itoa(k))
+			checkLoaded(t, dom)
+			assert.Contains(t, dom, ">"+html.EscapeString(f.name)+"</option>")
+			_, rows := domRows(dom)
+			require.Len(t, rows, len(f.lines), "%s: lines in the DOM", f.name)
+			counted := 0
+			for i, l := range f.lines {
+				count := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(l[:16]), "->"))
+				if count != "" {
+					counted++
+				}
+				assert.Equal(t, []string{strconv.Itoa(i + 1), count, l[16:]}, rows[i], "%s line %d", f.name, i+1)
+			}
+			assert.NotZero(t, counted, "%s: no counts", f.name)
 		}
 	})
 	t.Run("flame", func(t *testing.T) {
@@ -383,6 +487,32 @@ func TestHTMLInBrowser(t *testing.T) {
 			checkLoaded(t, dom)
 		}
 	})
+}
+
+// annotatedFile is one file of an -A listing: its name and its lines,
+// each with the 16 columns of its count in front.
+type annotatedFile struct {
+	name  string
+	lines []string
+}
+
+// annotatedFiles reads the files of a brief -A listing: each from its
+// "*** File NAME:" line to the blank line before its summary.
+func annotatedFiles(report string) []annotatedFile {
+	var files []annotatedFile
+	in := false
+	for _, l := range strings.Split(report, "\n") {
+		switch {
+		case strings.HasPrefix(l, "*** File ") && strings.HasSuffix(l, ":"):
+			files = append(files, annotatedFile{name: strings.TrimSuffix(strings.TrimPrefix(l, "*** File "), ":")})
+			in = true
+		case l == "":
+			in = false
+		case in:
+			files[len(files)-1].lines = append(files[len(files)-1].lines, l)
+		}
+	}
+	return files
 }
 
 func fixed2(v float64) string { return strconvFixed(v, 2) }

@@ -22,20 +22,58 @@ func printLineSections(t *render.Text, c *config, style int, g *callgraph.Graph,
 		t.ExecCounts(blocks)
 	}
 	if style&styleAnnotate != 0 {
-		opt := render.AnnotateOptions{
-			Files:       g.SourceFiles(sourceFileOrder(g.Syms), blocks),
-			OpenSource:  func(name string) (io.ReadCloser, error) { return openSource(name, c.searchDirs) },
-			AllLines:    c.allLines,
-			MinCount:    c.minCount,
-			TableLength: c.tableLength,
-			Argv0:       c.argv0,
-			Stderr:      stderr,
-		}
+		opt := c.annotateOptions(g, blocks, stderr)
 		if c.separateFiles {
 			opt.CreateFile = createAnnotationFile
 		}
 		t.AnnotatedSource(opt)
 	}
+}
+
+// annotateOptions are -A's settings: the source files of g's symbols in
+// gprof's order, opened as gprof looks for them.
+func (c *config) annotateOptions(g *callgraph.Graph, blocks *callgraph.Blocks, stderr io.Writer) render.AnnotateOptions {
+	return render.AnnotateOptions{
+		Files:       g.SourceFiles(sourceFileOrder(g.Syms), blocks),
+		OpenSource:  func(name string) (io.ReadCloser, error) { return openSource(name, c.searchDirs) },
+		AllLines:    c.allLines,
+		MinCount:    c.minCount,
+		TableLength: c.tableLength,
+		Argv0:       c.argv0,
+		Stderr:      stderr,
+	}
+}
+
+// htmlLines are the line data of --html's page: the line-by-line flat
+// profile's names (-l) and the annotated sources (-A).
+type htmlLines struct {
+	names   []string
+	locs    []symtab.SourceLoc
+	sources []render.AnnotatedFile
+}
+
+// htmlLineData reads the page's line data where the options ask for it:
+// the names as t's flat profile prints them, and the annotated files as -A prints them
+// (the text report says which sources it cannot find).
+func (c *config) htmlLineData(t *render.Text, style int, g *callgraph.Graph, blocks *callgraph.Blocks) htmlLines {
+	var hl htmlLines
+	if c.ext.html == "" {
+		return hl
+	}
+	if c.textOptions().LineGranularity {
+		hl.names = make([]string, len(g.Entries))
+		hl.locs = make([]symtab.SourceLoc, len(g.Entries))
+		for i := range g.Entries {
+			if !g.Entries[i].IsCycle() {
+				hl.names[i] = t.FlatName(i)
+				hl.locs[i], _ = g.Syms.SymbolSource(i)
+			}
+		}
+	}
+	if style&styleAnnotate != 0 {
+		hl.sources = render.AnnotatedFiles(c.annotateOptions(g, blocks, io.Discard), c.showZeros)
+	}
+	return hl
 }
 
 // openSource opens a source file the way gprof looks for it. A relative

@@ -71,6 +71,20 @@ type Options struct {
 	// DefaultMaxFlameNodes.
 	MaxFlameNodes int
 
+	// LineNames, when set (-l), are the names the text report's
+	// line-by-line flat profile prints, by call-graph entry
+	// (render.Text.FlatName): the page shows the flat profile's rows under
+	// them on a Lines tab instead of a Flat profile tab.
+	LineNames []string
+	// LineLocs are where those lines are, by entry as LineNames: a line
+	// in one of Sources links to it.
+	LineLocs []symtab.SourceLoc
+	// Sources, when set (-A), are the annotated source files as the text
+	// report prints them (render.AnnotatedFiles): the page shows them on
+	// a Source tab. The command reads the files; the page only lays out
+	// their text.
+	Sources []render.AnnotatedFile
+
 	// Ranks, when set, adds the rank analysis of an MPI job to a single
 	// page (of its summed profile): the code regions with their indices
 	// and a heatmap of the ranks' times in the most imbalanced ones; the
@@ -155,6 +169,8 @@ type page struct {
 	// diff.Profile functions.
 	Names  []string     `json:"names"`
 	Flat   *flatJSON    `json:"flat,omitempty"`
+	Lines  *flatJSON    `json:"lines,omitempty"`
+	Source []sourceJSON `json:"source,omitempty"`
 	CG     *cgJSON      `json:"cg,omitempty"`
 	Impact *impactJSON  `json:"impact,omitempty"`
 	Flame  *flameJSON   `json:"flame,omitempty"`

@@ -305,3 +305,114 @@ func TestCommandLine(t *testing.T) {
 func callgraphBuild(tab *symtab.Table, prof *gmon.Profile) *callgraph.Graph {
 	return callgraph.Build(tab, prof, callgraph.Options{})
 }
+
+// TestSourceLines checks how the Source tab splits -A's lines into count
+// and text: lines as testdata/golden/multifile/annotate.out prints them
+// (gprof -b -A), a count cut at 16 columns, -m's "#####", and lines too
+// short to hold a count (not from egprof, but no reason to fail).
+func TestSourceLines(t *testing.T) {
+	for _, c := range []struct {
+		line, count, text string
+	}{
+		{"        4500 -> {", "4500", "{"},
+		{"                \tlong s = 0;", "", "\tlong s = 0;"},
+		{"                ", "", ""},
+		{"           1 -> {", "1", "{"},
+		{"1,2,3,4,5,6,7,8,9,10", "1,2,3,4,5,6,7,8,", "9,10"},
+		{"       ##### -> x", "#####", "x"},
+		{"short", "short", ""},
+		{"", "", ""},
+	} {
+		t.Run(c.line, func(t *testing.T) {
+			got := sources([]render.AnnotatedFile{{Name: "a.c", Lines: []string{c.line}, Trailer: "\nExecution Summary:\n"}})
+			require.Len(t, got, 1)
+			assert.Equal(t, [][]string{{c.count, c.text, ""}}, got[0].Lines)
+			assert.Equal(t, "a.c", got[0].Name)
+		})
+	}
+}
+
+// TestLineNames checks the Lines tab: the flat profile's rows under the
+// names given, in place of the Flat profile tab, each followed by the
+// annotated file its line is in and the line (-1 and 0 when none is);
+// names or places missing for some entries leave them blank rather than
+// fail.
+func TestLineNames(t *testing.T) {
+	dir := filepath.Join(testenv.Root(t), "testdata", "progs", "cycles")
+	g := testprof.Graph(t, filepath.Join(dir, "prog"), filepath.Join(dir, "gmon.out"))
+	d := diff.Single(g, diff.Options{})
+	_, plain := pageData(t, d, Options{})
+	require.NotNil(t, plain.Flat)
+	require.Nil(t, plain.Lines)
+	all := make([]string, len(g.Entries))
+	locs := make([]symtab.SourceLoc, len(g.Entries))
+	for i := range all {
+		all[i] = fmt.Sprintf("line %d", i)
+		locs[i] = symtab.SourceLoc{File: []string{"a.c", "b.c", "elsewhere.c"}[i%3], Line: i + 1}
+	}
+	sources := []render.AnnotatedFile{{Name: "b.c"}, {Name: "a.c"}}
+	for _, c := range []struct {
+		name    string
+		names   []string
+		locs    []symtab.SourceLoc
+		sources []render.AnnotatedFile
+	}{
+		{"named, in files", all, locs, sources},
+		{"named, no sources", all, locs, nil},
+		{"nothing", []string{}, nil, sources},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, p := pageData(t, d, Options{LineNames: c.names, LineLocs: c.locs, Sources: c.sources})
+			assert.Nil(t, p.Flat)
+			require.NotNil(t, p.Lines)
+			require.Len(t, p.Lines.Rows, len(plain.Flat.Rows))
+			for k, r := range p.Lines.Rows {
+				id := int(num(t, plain.Flat.Rows[k][0]))
+				name, file, line := "", -1.0, 0.0
+				if id < len(c.names) {
+					name = c.names[id]
+				}
+				if id < len(c.locs) && c.sources != nil {
+					file = map[string]float64{"a.c": 1, "b.c": 0, "elsewhere.c": -1}[c.locs[id].File]
+					if file >= 0 {
+						line = float64(id + 1)
+					}
+				}
+				want := append(append([]any{name}, plain.Flat.Rows[k][1:]...), file, line)
+				assert.Equal(t, want, r)
+			}
+		})
+	}
+}
+
+// TestLineSeconds checks the seconds the Source tab puts on a line with -l:
+// the self seconds of the Lines rows at it as they print them, joined in
+// their order; none for 0.00, for rows in no file, or for a line or file
+// that is not there (bad input, not from egprof).
+func TestLineSeconds(t *testing.T) {
+	row := func(self string, file, line int) []any {
+		return []any{"f", "1.00", "1.00", self, "", "", "", file, line}
+	}
+	for _, c := range []struct {
+		name string
+		rows [][]any
+		want []string // the seconds of lines 1 to 3 of file 0
+	}{
+		{"one", [][]any{row("0.13", 0, 2)}, []string{"", "0.13", ""}},
+		{"two at a line", [][]any{row("0.13", 0, 2), row("0.01", 0, 2)}, []string{"", "0.13+0.01", ""}},
+		{"0.00 left out", [][]any{row("0.00", 0, 1), row("0.05", 0, 3)}, []string{"", "", "0.05"}},
+		{"other file", [][]any{row("0.13", 1, 2)}, []string{"", "", ""}},
+		{"in no file", [][]any{row("0.13", -1, 0)}, []string{"", "", ""}},
+		{"no such line or file", [][]any{row("0.13", 0, 4), row("0.13", 0, 0), row("0.13", 2, 1), {"short"}}, []string{"", "", ""}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			files := sources([]render.AnnotatedFile{{Name: "a.c", Lines: []string{"", "", ""}}, {Name: "b.c", Lines: []string{"", ""}}})
+			lineSeconds(files, &flatJSON{Rows: c.rows})
+			var got []string
+			for _, l := range files[0].Lines {
+				got = append(got, l[2])
+			}
+			assert.Equal(t, c.want, got)
+		})
+	}
+}

@@ -2,6 +2,7 @@ package html
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/egprof/egprof/callgraph"
 	"github.com/egprof/egprof/diff"
@@ -46,6 +47,13 @@ func singlePage(d *diff.Profile, opt Options) (*page, Stats, error) {
 	p.Names = entryNames(d, opt)
 	if g.HasHist {
 		p.Flat = flatProfile(g, opt)
+		if opt.LineNames != nil {
+			p.Lines, p.Flat = lineProfile(p.Flat, opt), nil
+		}
+	}
+	p.Source = sources(opt.Sources)
+	if p.Lines != nil {
+		lineSeconds(p.Source, p.Lines)
 	}
 	if g.HasArcs {
 		p.CG = callGraph(g, opt)
@@ -171,4 +179,88 @@ func callGraph(g *callgraph.Graph, opt Options) *cgJSON {
 		})
 	}
 	return cg
+}
+
+// lineProfile is the line-by-line flat profile (-l): fl's rows, each
+// with its line's name (opt.LineNames, by entry) in place of its id, and
+// after its cells the index in opt.Sources of the annotated file the line
+// is in and its line number (-1 and 0 when it is in none).
+func lineProfile(fl *flatJSON, opt Options) *flatJSON {
+	lines := &flatJSON{Unit: fl.Unit, Sample: fl.Sample, Rows: make([][]any, 0, len(fl.Rows))}
+	file := map[string]int{}
+	for k := len(opt.Sources) - 1; k >= 0; k-- {
+		file[opt.Sources[k].Name] = k
+	}
+	for _, r := range fl.Rows {
+		id, _ := r[0].(int)
+		name, src, line := "", -1, 0
+		if id >= 0 && id < len(opt.LineNames) {
+			name = opt.LineNames[id]
+		}
+		if id >= 0 && id < len(opt.LineLocs) {
+			if k, ok := file[opt.LineLocs[id].File]; ok && opt.LineLocs[id].Line > 0 {
+				src, line = k, opt.LineLocs[id].Line
+			}
+		}
+		row := append([]any{name}, r[1:]...)
+		lines.Rows = append(lines.Rows, append(row, src, line))
+	}
+	return lines
+}
+
+// sourceJSON is one annotated source file (-A). Each line is [count,
+// text, seconds]: count as the report prints it in front of the line
+// ("4500", "#####", "1,2"; "" where it prints none), text the source line,
+// seconds (with -l) the self seconds of the line-by-line flat profile's
+// rows at this line, as it prints them, joined by "+" when there are
+// several ("" where there are none or all are 0.00).
+type sourceJSON struct {
+	Name    string     `json:"name"`
+	Lines   [][]string `json:"lines"`
+	Trailer string     `json:"trailer"`
+}
+
+// sources lays out the annotated files: each line's 16 columns of count
+// (render.AnnotatedFile) are split into the count and the source text.
+func sources(files []render.AnnotatedFile) []sourceJSON {
+	var out []sourceJSON
+	for _, f := range files {
+		s := sourceJSON{Name: f.Name, Lines: make([][]string, 0, len(f.Lines)), Trailer: f.Trailer}
+		for _, l := range f.Lines {
+			count, text := l, ""
+			if len(l) >= annotationWidth {
+				count, text = l[:annotationWidth], l[annotationWidth:]
+			}
+			// A long count is cut at 16 columns, arrow and all.
+			count = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(count), "->"))
+			s.Lines = append(s.Lines, []string{count, text, ""})
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// annotationWidth is the width of the count column -A prints in front of
+// every source line.
+const annotationWidth = 16
+
+// lineSeconds puts the self seconds of the line-by-line flat profile's
+// rows (lineProfile's, in the report's order) on their lines of files.
+func lineSeconds(files []sourceJSON, lines *flatJSON) {
+	for _, r := range lines.Rows {
+		if len(r) < 9 {
+			continue
+		}
+		k, _ := r[7].(int)
+		n, _ := r[8].(int)
+		self, _ := r[3].(string)
+		if k < 0 || k >= len(files) || n < 1 || n > len(files[k].Lines) || self == "" || self == secs(0) {
+			continue
+		}
+		cell := &files[k].Lines[n-1][2]
+		if *cell != "" {
+			*cell += "+"
+		}
+		*cell += self
+	}
 }

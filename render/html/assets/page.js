@@ -119,6 +119,7 @@
     this.scroll.appendChild(this.table);
     parent.appendChild(this.scroll);
     this.nameOf = opt.nameOf;
+    this.rowCls = opt.rowCls; // a row's classes besides 'row'
     var pending = 0;
     this.scroll.addEventListener('scroll', function () {
       if (pending) return;
@@ -181,7 +182,7 @@
     body.appendChild(top);
     for (var i = first; i < last; i++) {
       var r = this.rows[this.view[i]];
-      var tr = el('tr', { cls: 'row', 'data-row': String(this.view[i]) });
+      var tr = el('tr', { cls: this.rowCls ? ('row ' + this.rowCls(r)).trim() : 'row', 'data-row': String(this.view[i]) });
       for (var k = 0; k < cols.length; k++) {
         var c = cols[k], td = el('td', { cls: c.cls || '' });
         if (c.render) c.render(td, r); else td.textContent = c.get(r);
@@ -196,20 +197,79 @@
     return el('a', { title: names[id], onclick: function (e) { e.preventDefault(); onclick(id); } }, [names[id]]);
   }
 
-  // ---- single profile: flat profile ----
-  function buildFlat(sec) {
-    var f = D.flat;
-    sec.appendChild(el('p', { cls: 'note', text: 'Each sample counts as ' + f.sample + ' seconds. Click a column to sort (again to reverse); click a name for its callers and callees.' }));
-    var cols = [
+  // flatCols are the flat profile's columns of numbers (cells 1 to 6 of a
+  // row), unit the per-call columns' unit.
+  function flatCols(unit) {
+    return [
       { title: '% time', num: true, width: '80px', get: function (r) { return r[1]; } },
       { title: 'cumulative s', num: true, width: '110px', get: function (r) { return r[2]; }, help: 'running sum of self seconds, in the report\'s order' },
       { title: 'self s', num: true, width: '90px', get: function (r) { return r[3]; } },
       { title: 'calls', num: true, width: '100px', get: function (r) { return r[4]; } },
-      { title: 'self ' + f.unit, num: true, width: '110px', get: function (r) { return r[5]; } },
-      { title: 'total ' + f.unit, num: true, width: '110px', get: function (r) { return r[6]; } },
-      { title: 'name', cls: 'name', get: function (r) { return names[r[0]]; }, render: function (td, r) { td.appendChild(D.cg ? nameLink(r[0], openEntry) : document.createTextNode(names[r[0]])); } }
+      { title: 'self ' + unit, num: true, width: '110px', get: function (r) { return r[5]; } },
+      { title: 'total ' + unit, num: true, width: '110px', get: function (r) { return r[6]; } }
     ];
+  }
+
+  // ---- single profile: flat profile ----
+  function buildFlat(sec) {
+    var f = D.flat;
+    sec.appendChild(el('p', { cls: 'note', text: 'Each sample counts as ' + f.sample + ' seconds. Click a column to sort (again to reverse); click a name for its callers and callees.' }));
+    var cols = flatCols(f.unit).concat([
+      { title: 'name', cls: 'name', get: function (r) { return names[r[0]]; }, render: function (td, r) { td.appendChild(D.cg ? nameLink(r[0], openEntry) : document.createTextNode(names[r[0]])); } }
+    ]);
     new VTable(sec, cols, f.rows, { nameOf: function (r) { return names[r[0]]; }, cls: 'flat' });
+  }
+
+  // ---- single profile: the line-by-line flat profile (-l) ----
+  function buildLines(sec) {
+    var f = D.lines;
+    sec.appendChild(el('p', { cls: 'note', text: 'The flat profile line by line, as egprof -l prints it: each row is a source line (function (file:line @ address)). Each sample counts as ' + f.sample + ' seconds. Click a column to sort (again to reverse).' }));
+    // A line in an annotated file (-A) links to it on the Source tab.
+    var cols = flatCols(f.unit).concat([{ title: 'line', cls: 'name', get: function (r) { return r[0]; }, render: function (td, r) {
+      if (!(r[7] >= 0 && tabs.source)) { td.textContent = r[0]; return; }
+      td.appendChild(el('a', { href: '#source=' + r[7] + ':' + r[8], title: 'show ' + D.source[r[7]].name + ':' + r[8], onclick: function (e) { e.preventDefault(); openSource(r[7], r[8]); } }, [r[0]]));
+    } }]);
+    new VTable(sec, cols, f.rows, { nameOf: function (r) { return r[0]; }, cls: 'flat lines', placeholder: 'filter by line (text, or /regexp/)' });
+  }
+
+  // ---- single profile: annotated source (-A) ----
+  // openSource shows line of the k-th annotated file on the Source tab.
+  function openSource(k, line) {
+    showTab('source', false);
+    tabs.source.goto(k, line);
+    history.replaceState(null, '', '#source=' + k + ':' + line);
+  }
+  function buildSource(sec, tab) {
+    var files = D.source;
+    var pick = el('select', { 'aria-label': 'source file' });
+    files.forEach(function (f, k) { pick.appendChild(el('option', { value: String(k), text: f.name })); });
+    var label = el('span', { cls: 'count', text: files.length === 1 ? 'file' : 'file (of ' + files.length + ')' });
+    sec.appendChild(el('p', { cls: 'note', text: 'Each source line with the execution count egprof -A prints in front of it (blank where it prints none): a function\'s calls on its first line, with -l its basic blocks\' counts; ##### a count below -m\'s.' + (D.lines ? ' self s: the seconds of the Lines tab\'s rows at the line.' : '') + ' Click a column to sort (again to reverse).' }));
+    var body = el('div', { cls: 'source' });
+    sec.appendChild(body);
+    function show(k, line) {
+      var f = files[k];
+      pick.value = String(k);
+      body.textContent = '';
+      var rows = f.lines.map(function (l, i) { return [i + 1, l[0], l[1], l[2]]; });
+      var cols = [
+        { title: 'line', num: true, width: '60px', get: function (r) { return String(r[0]); } },
+        { title: 'count', num: true, width: '110px', cls: 'count', get: function (r) { return r[1]; }, help: 'the count egprof -A prints: calls to a function on its first line, else its basic blocks\' counts' }
+      ];
+      if (D.lines) cols.push({ title: 'self s', num: true, width: '100px', cls: 'secs', get: function (r) { return r[3]; }, help: 'the self seconds of the Lines tab\'s rows at this line (joined by + when there are several; blank for 0.00)' });
+      cols.push({ title: 'source', cls: 'code', get: function (r) { return r[2]; } });
+      // The file menu goes in the table's bar, after its filter.
+      var vt = new VTable(body, cols, rows, { nameOf: function (r) { return r[2]; }, cls: 'src', placeholder: 'filter lines (text, or /regexp/)', extra: function (bar) { bar.appendChild(label); bar.appendChild(pick); },
+        rowCls: function (r) { return r[0] === line ? 'hit' : ''; } });
+      body.appendChild(el('pre', { cls: 'trailer', text: f.trailer.replace(/^\n+/, '') }));
+      // A line asked for shows a few lines below the top.
+      if (line > 0) { vt.scroll.scrollTop = Math.max(0, line - 4) * ROW; vt.draw(); }
+    }
+    pick.addEventListener('change', function () { show(+pick.value); history.replaceState(null, '', '#source=' + pick.value); });
+    tab.goto = function (k, line) { if (files[k]) show(k, line); };
+    // #source=K opens the K-th file (from 0), #source=K:L at its line L.
+    var m = /^#source=(\d+)(?::(\d+))?$/.exec(location.hash);
+    if (m && +m[1] < files.length) show(+m[1], m[2] ? +m[2] : 0); else show(0);
   }
 
   // ---- single profile: call-graph explorer ----
@@ -765,6 +825,17 @@
     var dec = Math.max(0, -Math.floor(Math.log10(step) + 1e-9) + (step / mag === 2.5 ? 1 : 0));
     return { top: Math.ceil(max / step - 1e-9) * step, step: step, dec: dec };
   }
+  // rankTicks are the ranks to label on an axis from rank r0 to r1: every
+  // one of a few, else the multiples of a round step (1, 2 or 5 times a
+  // power of ten, 2.5 from 25 up), about 5 to 10 of them.
+  function rankTicks(r0, r1) {
+    var out = [], r;
+    if (r1 - r0 < 10) { for (r = r0; r <= r1; r++) out.push(r); return out; }
+    var raw = (r1 - r0) / 8, mag = Math.pow(10, Math.floor(Math.log10(raw))), step = mag;
+    (mag >= 10 ? [1, 2, 2.5, 5, 10] : [1, 2, 5, 10]).some(function (f) { step = f * mag; return step >= raw; });
+    for (r = Math.ceil(r0 / step) * step; r <= r1; r += step) out.push(r);
+    return out;
+  }
   function buildRankChart(sec) {
     var R = D.ranks, S = R.series, np = S.ranks.length;
     var nr = Math.min(S.regions.length, PALETTE.length);
@@ -783,15 +854,33 @@
         svg.appendChild(svgEl('line', { x1: L, x2: W - RT, y1: y, y2: y, stroke: '#e3e6ea' }));
         var tl = svgEl('text', { x: L - 6, y: y + 4, 'text-anchor': 'end', fill: '#5f6368' }); tl.textContent = v.toFixed(ax0.dec); svg.appendChild(tl);
       }
-      var nt = Math.min(np, 10);
-      for (k = 0; k < nt; k++) {
-        var rk = S.ranks[Math.round(k * (np - 1) / Math.max(1, nt - 1))];
+      rankTicks(r0, r1).forEach(function (rk) {
         var xl = svgEl('text', { x: X(rk), y: H - B + 16, 'text-anchor': 'middle', fill: '#5f6368' }); xl.textContent = String(rk); svg.appendChild(xl);
-      }
+      });
       var ax = svgEl('text', { x: (L + W - RT) / 2, y: H - 4, 'text-anchor': 'middle', fill: '#5f6368' }); ax.textContent = 'rank'; svg.appendChild(ax);
       var ay = svgEl('text', { x: 12, y: (T + H - B) / 2, 'text-anchor': 'middle', fill: '#5f6368', transform: 'rotate(-90 12 ' + (T + H - B) / 2 + ')' }); ay.textContent = 'seconds'; svg.appendChild(ay);
+      // With more ranks than pixels a region is a band from the least to
+      // the greatest time of the ranks each pixel column stands for (a
+      // line through thousands of ranks is a scribble).
+      var cols = Math.floor(W - L - RT), banded = np > cols, per = Math.ceil(np / cols);
       for (i = nr - 1; i >= 0; i--) {
         var pts = [];
+        if (banded) {
+          // Groups of a fixed number of ranks (not of what falls in a
+          // pixel), so that a pattern repeating every few ranks makes an
+          // even band.
+          var lo = [], hi = [];
+          for (k = 0; k < np; k += per) {
+            var end = Math.min(np, k + per), a = Infinity, b = -Infinity;
+            for (var j = k; j < end; j++) { a = Math.min(a, S.seconds[i][j]); b = Math.max(b, S.seconds[i][j]); }
+            var c = X((S.ranks[k] + S.ranks[end - 1]) / 2).toFixed(1);
+            lo.push([c, a]); hi.push([c, b]);
+          }
+          hi.forEach(function (p) { pts.push(p[0] + ',' + Y(p[1]).toFixed(1)); });
+          for (k = lo.length - 1; k >= 0; k--) pts.push(lo[k][0] + ',' + Y(lo[k][1]).toFixed(1));
+          svg.appendChild(svgEl('polygon', { points: pts.join(' '), fill: PALETTE[i], 'fill-opacity': 0.55, stroke: PALETTE[i], 'stroke-width': 0.6 }));
+          continue;
+        }
         for (k = 0; k < np; k++) pts.push(X(S.ranks[k]).toFixed(1) + ',' + Y(S.seconds[i][k]).toFixed(1));
         svg.appendChild(svgEl('polyline', { points: pts.join(' '), fill: 'none', stroke: PALETTE[i], 'stroke-width': np > 200 ? 1 : 1.8 }));
         if (np <= 64) for (k = 0; k < np; k++) svg.appendChild(svgEl('circle', { cx: X(S.ranks[k]), cy: Y(S.seconds[i][k]), r: 3, fill: PALETTE[i] }));
@@ -803,6 +892,7 @@
       var legend = el('div', { cls: 'legend' });
       for (i = 0; i < nr; i++) legend.appendChild(el('span', null, [el('i', { style: 'background:' + PALETTE[i] }), S.regions[i]]));
       sec.appendChild(legend);
+      if (banded) sec.appendChild(el('p', { cls: 'note', text: 'More ranks than pixels: each group of ' + per + ' neighbouring ranks is drawn as a span from the least to the greatest of their times. Hover for a rank\'s times.' }));
       var tip = el('div', { cls: 'tip', hidden: '' });
       document.body.appendChild(tip);
       svg.addEventListener('mousemove', function (ev) {
@@ -1079,6 +1169,8 @@
     if (D.graph) addTab('graph', 'Call graph', buildGraph);
   } else {
     if (D.flat) addTab('flat', 'Flat profile', buildFlat);
+    if (D.lines) addTab('lines', 'Lines', buildLines);
+    if (D.source && D.source.length) addTab('source', 'Source', buildSource);
     if (D.cg) addTab('cg', 'Call graph', buildCG);
     addTab('flame', 'Flame graph', buildFlame);
     if (D.ranks) {
