@@ -10,9 +10,11 @@ import (
 	"image/color"
 	imagedraw "image/draw"
 	"io"
+	"math"
 
 	"github.com/fogleman/gg"
 	"golang.org/x/image/font"
+	"golang.org/x/image/math/fixed"
 )
 
 // A picture is a page's drawing operations, recorded from graphviz's
@@ -91,14 +93,17 @@ func (p *picture) encode(w io.Writer) error {
 	if p.width <= 0 || p.height <= 0 {
 		return fmt.Errorf("empty picture (%d x %d pixels)", p.width, p.height)
 	}
-	enc, err := newPNGWriter(w, p.width, p.height, p.opaque())
+	opaque := p.opaque()
+	enc, err := newPNGWriter(w, p.width, p.height, opaque)
 	if err != nil {
 		return err
 	}
 	strip := image.NewRGBA(image.Rect(0, 0, p.width, stripMargin+stripRows))
 	rows := strip.SubImage(image.Rect(0, stripMargin, p.width, stripMargin+stripRows)).(*image.RGBA)
 	for y0 := 0; y0 < p.height; y0 += stripRows {
-		clear(strip.Pix)
+		if !opaque {
+			clear(strip.Pix) // else the background covers every pixel
+		}
 		p.drawStrip(strip, y0-stripMargin)
 		if err := enc.writeRows(rows, min(stripRows, p.height-y0)); err != nil {
 			return err
@@ -144,13 +149,20 @@ func (p *picture) drawStrip(strip *image.RGBA, y0 int) {
 			paint(dc, op)
 			dc.Pop()
 		case opText:
-			dc.Push()
-			dc.SetFontFace(op.face)
-			dc.SetColor(op.pen)
-			dc.DrawString(op.text, op.pts[0], op.pts[1])
-			dc.Pop()
+			// Glyphs are drawn where they go, at their fractional
+			// position, not drawn at the origin and moved by
+			// bilinear interpolation as gg does: that costs more
+			// than all the other shapes.
+			d := font.Drawer{Dst: strip, Src: image.NewUniform(op.pen), Face: op.face,
+				Dot: fixed.Point26_6{X: fixed26(op.pts[0] + p.tx), Y: fixed26(op.pts[1] + p.ty - float64(y0))}}
+			d.DrawString(op.text)
 		}
 	}
+}
+
+// fixed26 is v in 26.6 fixed point, rounded.
+func fixed26(v float64) fixed.Int26_6 {
+	return fixed.Int26_6(math.Round(v * 64))
 }
 
 // paint fills the current path when op is filled and strokes it with op's
@@ -219,20 +231,23 @@ func newPNGWriter(w io.Writer, width, height int, opaque bool) (*pngWriter, erro
 func (pw *pngWriter) writeRows(img *image.RGBA, n int) error {
 	for y := range n {
 		row := img.Pix[y*img.Stride : y*img.Stride+img.Rect.Dx()*4]
+		pw.out[0] = pngFilterUp
+		out, cur, prev := pw.out[1:], pw.cur, pw.prev
 		if pw.bpp == 3 {
-			for i, j := 0, 0; i < len(row); i, j = i+4, j+3 {
-				pw.cur[j], pw.cur[j+1], pw.cur[j+2] = row[i], row[i+1], row[i+2]
+			cur, prev, out = cur[:len(row)/4*3], prev[:len(row)/4*3], out[:len(row)/4*3]
+			for i, j := 0, 0; i+3 < len(row) && j+2 < len(cur); i, j = i+4, j+3 {
+				r, g, b := row[i], row[i+1], row[i+2]
+				cur[j], cur[j+1], cur[j+2] = r, g, b
+				out[j], out[j+1], out[j+2] = r-prev[j], g-prev[j+1], b-prev[j+2]
 			}
 		} else {
 			for i := 0; i < len(row); i += 4 {
 				c := color.NRGBAModel.Convert(color.RGBA{row[i], row[i+1], row[i+2], row[i+3]}).(color.NRGBA)
-				pw.cur[i], pw.cur[i+1], pw.cur[i+2], pw.cur[i+3] = c.R, c.G, c.B, c.A
+				cur[i], cur[i+1], cur[i+2], cur[i+3] = c.R, c.G, c.B, c.A
 			}
-		}
-		pw.out[0] = pngFilterUp
-		out := pw.out[1:]
-		for i, b := range pw.cur {
-			out[i] = b - pw.prev[i]
+			for i, b := range cur {
+				out[i] = b - prev[i]
+			}
 		}
 		if _, err := pw.zw.Write(pw.out); err != nil {
 			return fmt.Errorf("writing PNG: %w", err)
