@@ -121,10 +121,9 @@ func rgba(c *gvc.Color) color.NRGBA {
 	return color.NRGBA{uint8(v[0]), uint8(v[1]), uint8(v[2]), uint8(v[3])}
 }
 
-// pen records in op the colour, width and dashes of the current pen, if the
-// object has one.
-func (e *pngEngine) pen(job *gvc.Job, op *drawOp) {
-	o := job.Object()
+// pen records in op the colour, width and dashes of the pen of the object
+// o, if it has one.
+func (e *pngEngine) pen(o *gvc.ObjectState, op *drawOp) {
 	sx := e.sx
 	switch o.Pen() {
 	case gvc.PenNone:
@@ -180,16 +179,17 @@ func (e *pngEngine) Polygon(_ context.Context, job *gvc.Job, pts []*gvc.PointFlo
 	if len(pts) == 0 {
 		return nil
 	}
+	o := job.Object()
 	op := drawOp{kind: opPath, pts: e.points(pts), closed: true}
 	if filled {
-		op.fill = rgba(job.Object().FillColor())
+		op.fill = rgba(o.FillColor())
 		if r, ok := e.rect(op.pts, op.fill); ok {
 			e.add(drawOp{kind: opRect, rect: r, fill: op.fill, pts: op.pts}, 1)
 			filled = false // filled already; only the outline is left
 		}
 	}
 	op.filled = filled
-	e.pen(job, &op)
+	e.pen(o, &op)
 	if op.filled || op.stroked {
 		e.add(op, strokeMargin(&op))
 	}
@@ -230,11 +230,12 @@ func (e *pngEngine) Ellipse(_ context.Context, job *gvc.Job, pts []*gvc.PointFlo
 	cx, cy := xy[0], xy[1]
 	rx, ry := abs(xy[2]-cx), abs(xy[3]-cy)
 	// pts are the centre and the radii.
+	o := job.Object()
 	op := drawOp{kind: opEllipse, pts: []float64{cx, cy, rx, ry}, filled: filled}
 	if filled {
-		op.fill = rgba(job.Object().FillColor())
+		op.fill = rgba(o.FillColor())
 	}
-	e.pen(job, &op)
+	e.pen(o, &op)
 	m := ry + strokeMargin(&op)
 	e.addRows(op, cy-m, cy+m)
 	return nil
@@ -252,7 +253,7 @@ func (e *pngEngine) BezierCurve(_ context.Context, job *gvc.Job, pts []*gvc.Poin
 	if op.filled {
 		op.fill = rgba(o.FillColor())
 	}
-	e.pen(job, &op)
+	e.pen(o, &op)
 	// The control points bound the curve.
 	e.add(op, strokeMargin(&op))
 	return nil
@@ -264,7 +265,7 @@ func (e *pngEngine) Polyline(_ context.Context, job *gvc.Job, pts []*gvc.PointFl
 		return nil
 	}
 	op := drawOp{kind: opPath, pts: e.points(pts)}
-	e.pen(job, &op)
+	e.pen(job.Object(), &op)
 	if op.stroked {
 		e.add(op, strokeMargin(&op))
 	}
