@@ -2,15 +2,19 @@ package main
 
 import (
 	"bufio"
-	"compress/zlib"
+	"bytes"
+	"compress/flate"
 	"encoding/binary"
 	"fmt"
+	"hash/adler32"
 	"hash/crc32"
 	"image"
 	"image/color"
 	imagedraw "image/draw"
 	"io"
 	"math"
+	"runtime"
+	"sync"
 
 	"github.com/fogleman/gg"
 	"golang.org/x/image/font"
@@ -20,6 +24,7 @@ import (
 // A picture is a page's drawing operations, recorded from graphviz's
 // render callbacks by pngEngine, in pixels.
 type picture struct {
+	fonts         *fonts
 	width, height int
 	// tx and ty are the page's translation, in pixels.
 	tx, ty float64
@@ -39,7 +44,7 @@ const (
 	// opEllipse fills and strokes the ellipse of centre (pts[0], pts[1])
 	// and radii pts[2], pts[3].
 	opEllipse
-	// opText draws text with face at the baseline's start (pts[0],
+	// opText draws text in the face named by face at the baseline's start (pts[0],
 	// pts[1]) in the pen's colour.
 	opText
 )
@@ -62,7 +67,7 @@ type drawOp struct {
 	dash            []float64
 	rect            image.Rectangle
 	text            string
-	face            font.Face
+	face            faceKey
 	// y0 and y1 bound the rows of the picture the operation may touch.
 	y0, y1 float64
 }
@@ -78,6 +83,10 @@ const stripRows = 256
 // not kept.
 const stripMargin = 8
 
+// maxStripWorkers bounds how many strips are drawn at once, each in a
+// buffer of its own.
+const maxStripWorkers = 4
+
 // opaque reports whether the picture's first operation fills the whole
 // page with an opaque colour (graphviz's background), so that every pixel
 // is opaque.
@@ -88,33 +97,85 @@ func (p *picture) opaque() bool {
 }
 
 // encode draws the picture a strip of rows at a time and writes it to w as
-// a PNG.
+// a PNG: 8-bit RGB when every pixel is opaque, else 8-bit RGBA. Strips are
+// drawn, filtered and compressed on as many processors as there are (up
+// to maxStripWorkers), each into a deflate stream of its own that ends
+// byte-aligned (a sync flush), and the streams are written in order as
+// one zlib stream.
 func (p *picture) encode(w io.Writer) error {
 	if p.width <= 0 || p.height <= 0 {
 		return fmt.Errorf("empty picture (%d x %d pixels)", p.width, p.height)
 	}
 	opaque := p.opaque()
-	enc, err := newPNGWriter(w, p.width, p.height, opaque)
-	if err != nil {
+	strips := (p.height + stripRows - 1) / stripRows
+	results := make([]chan stripResult, strips)
+	for i := range results {
+		results[i] = make(chan stripResult, 1)
+	}
+	next := make(chan int)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer close(done)
+	wg.Go(func() {
+		defer close(next)
+		for k := range strips {
+			select {
+			case next <- k:
+			case <-done:
+				return
+			}
+		}
+	})
+	for range min(runtime.GOMAXPROCS(0), maxStripWorkers, strips) {
+		wg.Go(func() {
+			s := newStripEncoder(p, opaque)
+			for k := range next {
+				results[k] <- s.encode(k, k == strips-1)
+			}
+		})
+	}
+
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if err := writePNGHeader(bw, p.width, p.height, opaque); err != nil {
 		return err
 	}
-	strip := image.NewRGBA(image.Rect(0, 0, p.width, stripMargin+stripRows))
-	rows := strip.SubImage(image.Rect(0, stripMargin, p.width, stripMargin+stripRows)).(*image.RGBA)
-	for y0 := 0; y0 < p.height; y0 += stripRows {
-		if !opaque {
-			clear(strip.Pix) // else the background covers every pixel
+	idat := &idatWriter{w: bw, buf: make([]byte, 0, 256<<10)}
+	// zlib's header: deflate with a 32 KB window, the fastest level.
+	if _, err := idat.Write([]byte{0x78, 0x01}); err != nil {
+		return err
+	}
+	sum := uint32(1) // Adler-32 of no bytes
+	for k := range strips {
+		r := <-results[k]
+		if r.err != nil {
+			return r.err
 		}
-		p.drawStrip(strip, y0-stripMargin)
-		if err := enc.writeRows(rows, min(stripRows, p.height-y0)); err != nil {
+		if _, err := idat.Write(r.data); err != nil {
 			return err
 		}
+		sum = adler32Combine(sum, r.adler, r.n)
 	}
-	return enc.close()
+	var tail [4]byte
+	binary.BigEndian.PutUint32(tail[:], sum)
+	if _, err := idat.Write(tail[:]); err != nil {
+		return err
+	}
+	if err := idat.flush(); err != nil {
+		return err
+	}
+	if err := writeChunk(bw, "IEND", nil); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("writing PNG: %w", err)
+	}
+	return nil
 }
 
 // drawStrip draws into strip the operations that touch its rows, the
-// picture's from y0 on.
-func (p *picture) drawStrip(strip *image.RGBA, y0 int) {
+// picture's from y0 on, with faces from faces.
+func (p *picture) drawStrip(strip *image.RGBA, y0 int, faces faceCache) error {
 	dc := gg.NewContextForRGBA(strip)
 	dc.Translate(p.tx, p.ty-float64(y0))
 	lo, hi := float64(y0), float64(y0+strip.Rect.Dy())
@@ -153,11 +214,16 @@ func (p *picture) drawStrip(strip *image.RGBA, y0 int) {
 			// position, not drawn at the origin and moved by
 			// bilinear interpolation as gg does: that costs more
 			// than all the other shapes.
-			d := font.Drawer{Dst: strip, Src: image.NewUniform(op.pen), Face: op.face,
+			f, err := faces.face(op.face)
+			if err != nil {
+				return err
+			}
+			d := font.Drawer{Dst: strip, Src: image.NewUniform(op.pen), Face: f,
 				Dot: fixed.Point26_6{X: fixed26(op.pts[0] + p.tx), Y: fixed26(op.pts[1] + p.ty - float64(y0))}}
 			d.DrawString(op.text)
 		}
 	}
+	return nil
 }
 
 // fixed26 is v in 26.6 fixed point, rounded.
@@ -181,97 +247,162 @@ func paint(dc *gg.Context, op *drawOp) {
 	dc.ClearPath()
 }
 
-// pngWriter writes a PNG a few rows at a time: 8-bit RGB when every pixel
-// is opaque, else 8-bit RGBA; each row filtered with the Up filter (a
-// picture of boxes on a white page repeats most rows) and compressed at
-// zlib's fast level.
-type pngWriter struct {
-	w    *bufio.Writer
-	idat *idatWriter
-	zw   *zlib.Writer
+// stripResult is one strip, filtered and compressed: its deflate stream,
+// the Adler-32 checksum of the filtered rows and their length.
+type stripResult struct {
+	data  []byte
+	adler uint32
+	n     int64
+	err   error
+}
+
+// stripEncoder draws, filters and compresses strips, one at a time; each
+// goroutine has its own.
+type stripEncoder struct {
+	p     *picture
+	img   *image.RGBA
+	faces faceCache
 	// bpp is the bytes per pixel; prev and cur are the previous row and
 	// the row being written, unfiltered, and out the filtered row with its
 	// filter byte.
 	bpp            int
 	prev, cur, out []byte
+	buf            bytes.Buffer
+	fw             *flate.Writer
 }
 
-// pngFilterUp is PNG's Up filter: each byte minus the one above it.
-const pngFilterUp = 2
+// The PNG filters used: None for a strip's first row (the row above it is
+// another strip's), Up for the others (a picture of boxes on a white page
+// repeats most rows).
+const (
+	pngFilterNone = 0
+	pngFilterUp   = 2
+)
 
-func newPNGWriter(w io.Writer, width, height int, opaque bool) (*pngWriter, error) {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	pw := &pngWriter{w: bw, bpp: 4}
-	colourType := byte(6) // RGBA
-	if opaque {
-		pw.bpp, colourType = 3, 2 // RGB
+func newStripEncoder(p *picture, opaque bool) *stripEncoder {
+	s := &stripEncoder{
+		p:     p,
+		img:   image.NewRGBA(image.Rect(0, 0, p.width, stripMargin+stripRows)),
+		faces: newFaceCache(p.fonts),
+		bpp:   4,
 	}
-	if _, err := bw.WriteString("\x89PNG\r\n\x1a\n"); err != nil {
-		return nil, fmt.Errorf("writing PNG: %w", err)
+	if opaque {
+		s.bpp = 3
+	}
+	n := p.width * s.bpp
+	s.prev, s.cur, s.out = make([]byte, n), make([]byte, n), make([]byte, n+1)
+	return s
+}
+
+// encode draws strip k, filters its rows and compresses them into a
+// deflate stream that ends byte-aligned, or, for the last strip, ends.
+func (s *stripEncoder) encode(k int, last bool) stripResult {
+	y0 := k * stripRows
+	rows := min(stripRows, s.p.height-y0)
+	if s.bpp == 4 {
+		clear(s.img.Pix) // else the background covers every pixel
+	}
+	if err := s.p.drawStrip(s.img, y0-stripMargin, s.faces); err != nil {
+		return stripResult{err: err}
+	}
+	s.buf.Reset()
+	if s.fw == nil {
+		fw, err := flate.NewWriter(&s.buf, flate.BestSpeed)
+		if err != nil {
+			return stripResult{err: fmt.Errorf("writing PNG: %w", err)}
+		}
+		s.fw = fw
+	} else {
+		s.fw.Reset(&s.buf)
+	}
+	sum := adler32.New()
+	for y := range rows {
+		s.filterRow(s.img.Pix[(stripMargin+y)*s.img.Stride:], y == 0)
+		sum.Write(s.out)
+		if _, err := s.fw.Write(s.out); err != nil {
+			return stripResult{err: fmt.Errorf("writing PNG: %w", err)}
+		}
+	}
+	var err error
+	if last {
+		err = s.fw.Close()
+	} else {
+		err = s.fw.Flush()
+	}
+	if err != nil {
+		return stripResult{err: fmt.Errorf("writing PNG: %w", err)}
+	}
+	return stripResult{data: bytes.Clone(s.buf.Bytes()), adler: sum.Sum32(), n: int64(rows) * int64(len(s.out))}
+}
+
+// filterRow turns the row of RGBA pixels at the start of pix into s.out:
+// its filter byte and its filtered bytes, RGB or non-premultiplied RGBA.
+// first says the row is its strip's first.
+func (s *stripEncoder) filterRow(pix []byte, first bool) {
+	row := pix[:s.p.width*4]
+	out, cur, prev := s.out[1:], s.cur, s.prev
+	if first {
+		clear(prev) // the None filter is Up from a row of zeros
+		s.out[0] = pngFilterNone
+	} else {
+		s.out[0] = pngFilterUp
+	}
+	if s.bpp == 3 {
+		for i, j := 0, 0; i+3 < len(row) && j+2 < len(cur); i, j = i+4, j+3 {
+			r, g, b := row[i], row[i+1], row[i+2]
+			cur[j], cur[j+1], cur[j+2] = r, g, b
+			out[j], out[j+1], out[j+2] = r-prev[j], g-prev[j+1], b-prev[j+2]
+		}
+	} else {
+		for i := 0; i+3 < len(row); i += 4 {
+			c := color.NRGBAModel.Convert(color.RGBA{row[i], row[i+1], row[i+2], row[i+3]}).(color.NRGBA)
+			cur[i], cur[i+1], cur[i+2], cur[i+3] = c.R, c.G, c.B, c.A
+		}
+		for i, b := range cur {
+			out[i] = b - prev[i]
+		}
+	}
+	s.prev, s.cur = s.cur, s.prev
+}
+
+// adler32Combine is the Adler-32 checksum of the bytes of checksum a
+// followed by n bytes of checksum b (zlib's adler32_combine).
+func adler32Combine(a, b uint32, n int64) uint32 {
+	const base = 65521
+	rem := uint32(n % base)
+	sum1 := a & 0xffff
+	sum2 := uint32((uint64(rem) * uint64(sum1)) % base)
+	sum1 += (b & 0xffff) + base - 1
+	sum2 += (a >> 16) + (b >> 16) + base - rem
+	if sum1 >= base {
+		sum1 -= base
+	}
+	if sum1 >= base {
+		sum1 -= base
+	}
+	if sum2 >= base<<1 {
+		sum2 -= base << 1
+	}
+	if sum2 >= base {
+		sum2 -= base
+	}
+	return sum1 | sum2<<16
+}
+
+// writePNGHeader writes the PNG signature and the IHDR chunk: 8 bits per
+// channel, RGB when opaque, else RGBA.
+func writePNGHeader(w io.Writer, width, height int, opaque bool) error {
+	if _, err := io.WriteString(w, "\x89PNG\r\n\x1a\n"); err != nil {
+		return fmt.Errorf("writing PNG: %w", err)
 	}
 	var ihdr [13]byte
 	binary.BigEndian.PutUint32(ihdr[0:], uint32(width))
 	binary.BigEndian.PutUint32(ihdr[4:], uint32(height))
-	ihdr[8], ihdr[9] = 8, colourType // depth 8; compression, filter, interlace 0
-	if err := writeChunk(bw, "IHDR", ihdr[:]); err != nil {
-		return nil, err
+	ihdr[8], ihdr[9] = 8, 6 // depth 8, RGBA; compression, filter, interlace 0
+	if opaque {
+		ihdr[9] = 2 // RGB
 	}
-	pw.idat = &idatWriter{w: bw, buf: make([]byte, 0, 256<<10)}
-	zw, err := zlib.NewWriterLevel(pw.idat, zlib.BestSpeed)
-	if err != nil {
-		return nil, fmt.Errorf("writing PNG: %w", err)
-	}
-	pw.zw = zw
-	n := width * pw.bpp
-	pw.prev, pw.cur, pw.out = make([]byte, n), make([]byte, n), make([]byte, n+1)
-	return pw, nil
-}
-
-// writeRows writes the first n rows of img, whose width is the picture's.
-func (pw *pngWriter) writeRows(img *image.RGBA, n int) error {
-	for y := range n {
-		row := img.Pix[y*img.Stride : y*img.Stride+img.Rect.Dx()*4]
-		pw.out[0] = pngFilterUp
-		out, cur, prev := pw.out[1:], pw.cur, pw.prev
-		if pw.bpp == 3 {
-			cur, prev, out = cur[:len(row)/4*3], prev[:len(row)/4*3], out[:len(row)/4*3]
-			for i, j := 0, 0; i+3 < len(row) && j+2 < len(cur); i, j = i+4, j+3 {
-				r, g, b := row[i], row[i+1], row[i+2]
-				cur[j], cur[j+1], cur[j+2] = r, g, b
-				out[j], out[j+1], out[j+2] = r-prev[j], g-prev[j+1], b-prev[j+2]
-			}
-		} else {
-			for i := 0; i < len(row); i += 4 {
-				c := color.NRGBAModel.Convert(color.RGBA{row[i], row[i+1], row[i+2], row[i+3]}).(color.NRGBA)
-				cur[i], cur[i+1], cur[i+2], cur[i+3] = c.R, c.G, c.B, c.A
-			}
-			for i, b := range cur {
-				out[i] = b - prev[i]
-			}
-		}
-		if _, err := pw.zw.Write(pw.out); err != nil {
-			return fmt.Errorf("writing PNG: %w", err)
-		}
-		pw.prev, pw.cur = pw.cur, pw.prev
-	}
-	return nil
-}
-
-// close ends the compressed data and the PNG.
-func (pw *pngWriter) close() error {
-	if err := pw.zw.Close(); err != nil {
-		return fmt.Errorf("writing PNG: %w", err)
-	}
-	if err := pw.idat.flush(); err != nil {
-		return err
-	}
-	if err := writeChunk(pw.w, "IEND", nil); err != nil {
-		return err
-	}
-	if err := pw.w.Flush(); err != nil {
-		return fmt.Errorf("writing PNG: %w", err)
-	}
-	return nil
+	return writeChunk(w, "IHDR", ihdr[:])
 }
 
 // idatWriter cuts the compressed data into IDAT chunks.

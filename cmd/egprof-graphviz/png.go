@@ -29,9 +29,9 @@ import (
 // pictures look the same on every machine, fonts installed or not.
 type pngEngine struct {
 	*gvc.DefaultRenderEngine
-	regular *opentype.Font
-	bold    *opentype.Font
-	faces   map[faceKey]font.Face
+	fonts *fonts
+	// faces are the faces text is measured with.
+	faces faceCache
 	// sx and sy are the page's scale from points to pixels, read once per
 	// page: every field read from graphviz crosses into its WASM module,
 	// which costs more than drawing a box.
@@ -40,9 +40,45 @@ type pngEngine struct {
 	pic *picture
 }
 
+// faceKey names a face of the Go fonts: bold or regular, and its size in
+// pixels.
 type faceKey struct {
 	bold bool
 	size float64
+}
+
+// fonts are the Go fonts, regular and bold; they may be used by several
+// goroutines at once, each with faces of its own (a face is not safe for
+// concurrent use).
+type fonts struct {
+	regular, bold *opentype.Font
+}
+
+// faceCache is one goroutine's faces, made as asked for.
+type faceCache struct {
+	fonts *fonts
+	faces map[faceKey]font.Face
+}
+
+func newFaceCache(f *fonts) faceCache {
+	return faceCache{fonts: f, faces: map[faceKey]font.Face{}}
+}
+
+// face returns the face k.
+func (c faceCache) face(k faceKey) (font.Face, error) {
+	if f, ok := c.faces[k]; ok {
+		return f, nil
+	}
+	ft := c.fonts.regular
+	if k.bold {
+		ft = c.fonts.bold
+	}
+	f, err := opentype.NewFace(ft, &opentype.FaceOptions{Size: k.size, DPI: 72, Hinting: font.HintingFull})
+	if err != nil {
+		return nil, fmt.Errorf("font of size %g: %w", k.size, err)
+	}
+	c.faces[k] = f
+	return f, nil
 }
 
 // htmlBold is graphviz's text flag for <b> in HTML-like labels.
@@ -57,11 +93,11 @@ func newPNGEngine() (*pngEngine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loading the Go bold font: %w", err)
 	}
+	fs := &fonts{regular: regular, bold: bold}
 	return &pngEngine{
 		DefaultRenderEngine: new(gvc.DefaultRenderEngine),
-		regular:             regular,
-		bold:                bold,
-		faces:               map[faceKey]font.Face{},
+		fonts:               fs,
+		faces:               newFaceCache(fs),
 	}, nil
 }
 
@@ -78,23 +114,6 @@ func pngPlugins(ctx context.Context, e *pngEngine) ([]gvc.Plugin, error) {
 	return []gvc.Plugin{render, device}, nil
 }
 
-func (e *pngEngine) face(bold bool, size float64) (font.Face, error) {
-	k := faceKey{bold, size}
-	if f, ok := e.faces[k]; ok {
-		return f, nil
-	}
-	ft := e.regular
-	if bold {
-		ft = e.bold
-	}
-	f, err := opentype.NewFace(ft, &opentype.FaceOptions{Size: size, DPI: 72, Hinting: font.HintingFull})
-	if err != nil {
-		return nil, fmt.Errorf("font of size %g: %w", size, err)
-	}
-	e.faces[k] = f
-	return f, nil
-}
-
 // BeginPage starts a picture of the page's size, in graphviz's coordinates
 // (points, y up) scaled to pixels.
 func (e *pngEngine) BeginPage(_ context.Context, job *gvc.Job) error {
@@ -102,6 +121,7 @@ func (e *pngEngine) BeginPage(_ context.Context, job *gvc.Job) error {
 	e.sx, e.sy = s.X(), s.Y()
 	t := job.Translation()
 	e.pic = &picture{
+		fonts:  e.fonts,
 		width:  int(job.Width()),
 		height: int(job.Height()),
 		tx:     e.sx * t.X(),
@@ -278,7 +298,8 @@ func (e *pngEngine) TextSpan(_ context.Context, job *gvc.Job, p *gvc.PointFloat,
 	tf := span.Font()
 	sx, sy := e.sx, e.sy
 	bold := tf.Flags()&htmlBold != 0 || strings.Contains(strings.ToLower(tf.Name()), "bold")
-	f, err := e.face(bold, tf.Size()*sx)
+	fk := faceKey{bold, tf.Size() * sx}
+	f, err := e.faces.face(fk)
 	if err != nil {
 		return err
 	}
@@ -296,7 +317,7 @@ func (e *pngEngine) TextSpan(_ context.Context, job *gvc.Job, p *gvc.PointFloat,
 	y := -sy * (p.Y() + span.YOffsetCenterLine() + span.YOffsetLayout())
 	m := f.Metrics()
 	// pts are the baseline's start.
-	op := drawOp{kind: opText, text: text, face: f, pen: rgba(job.Object().PenColor()), pts: []float64{x, y}}
+	op := drawOp{kind: opText, text: text, face: fk, pen: rgba(job.Object().PenColor()), pts: []float64{x, y}}
 	e.addRows(op, y-float64(m.Ascent)/64-float64(m.Height)/64-2, y+float64(m.Descent)/64+float64(m.Height)/64+2)
 	return nil
 }
