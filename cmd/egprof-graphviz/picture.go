@@ -73,9 +73,9 @@ type drawOp struct {
 }
 
 // stripRows is how many rows of pixels are drawn at a time: a strip of a
-// 9,000-pixel wide picture is 9 MB, where the whole picture could be more
-// than a hundred.
-const stripRows = 256
+// 9,000-pixel wide picture is under 5 MB, where the whole picture could be
+// more than a hundred.
+const stripRows = 128
 
 // stripMargin is how many rows above its strip a strip's drawing starts:
 // the rasterizer truncates coordinates towards zero, so what lies less
