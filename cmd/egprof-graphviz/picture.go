@@ -189,19 +189,7 @@ func (p *picture) drawStrip(strip *image.RGBA, y0 int, faces faceCache) error {
 			imagedraw.Draw(strip, op.rect.Sub(image.Pt(0, y0)), image.NewUniform(op.fill), image.Point{}, imagedraw.Src)
 		case opPath:
 			dc.Push()
-			dc.MoveTo(op.pts[0], op.pts[1])
-			if op.curve {
-				for j := 2; j+5 < len(op.pts); j += 6 {
-					dc.CubicTo(op.pts[j], op.pts[j+1], op.pts[j+2], op.pts[j+3], op.pts[j+4], op.pts[j+5])
-				}
-			} else {
-				for j := 2; j+1 < len(op.pts); j += 2 {
-					dc.LineTo(op.pts[j], op.pts[j+1])
-				}
-			}
-			if op.closed {
-				dc.ClosePath()
-			}
+			p.path(dc, op, lo, hi)
 			paint(dc, op)
 			dc.Pop()
 		case opEllipse:
@@ -224,6 +212,57 @@ func (p *picture) drawStrip(strip *image.RGBA, y0 int, faces faceCache) error {
 		}
 	}
 	return nil
+}
+
+// path makes op's path dc's current path. An open, unfilled, solid path
+// (an edge) leaves out the segments that lie wholly outside the rows from
+// lo to hi (and the stroke's reach beyond them), starting a new subpath
+// after each gap: a long edge crosses many strips, and stroking all of it
+// for each would cost more than the rest of the drawing. What is left out
+// draws no pixel of these rows, and a round cap where a segment is left
+// out covers what the round join would.
+func (p *picture) path(dc *gg.Context, op *drawOp, lo, hi float64) {
+	pts := op.pts
+	cull := !op.closed && !op.filled && len(op.dash) == 0
+	reach := op.width + 2
+	// outside reports whether the points pts[i:j] lie wholly above or
+	// below the rows (control points bound a Bézier segment).
+	outside := func(i, j int) bool {
+		if !cull {
+			return false
+		}
+		above, below := true, true
+		for k := i + 1; k < j; k += 2 {
+			y := pts[k] + p.ty
+			above = above && y < lo-reach
+			below = below && y > hi+reach
+		}
+		return above || below
+	}
+	step := 2
+	if op.curve {
+		step = 6
+	}
+	dc.MoveTo(pts[0], pts[1])
+	gap := false
+	for j := 2; j+step-1 < len(pts); j += step {
+		if outside(j-2, j+step) {
+			gap = true
+			continue
+		}
+		if gap {
+			dc.MoveTo(pts[j-2], pts[j-1])
+			gap = false
+		}
+		if op.curve {
+			dc.CubicTo(pts[j], pts[j+1], pts[j+2], pts[j+3], pts[j+4], pts[j+5])
+		} else {
+			dc.LineTo(pts[j], pts[j+1])
+		}
+	}
+	if op.closed {
+		dc.ClosePath()
+	}
 }
 
 // fixed26 is v in 26.6 fixed point, rounded.
