@@ -318,6 +318,8 @@ const (
 	pngFilterUp   = 2
 )
 
+// newStripEncoder returns an encoder of p's strips, RGB when opaque,
+// else RGBA.
 func newStripEncoder(p *picture, opaque bool) *stripEncoder {
 	s := &stripEncoder{
 		p:     p,
@@ -450,6 +452,7 @@ type idatWriter struct {
 	buf []byte
 }
 
+// Write buffers b, writing a chunk each time the buffer fills.
 func (iw *idatWriter) Write(b []byte) (int, error) {
 	n := len(b)
 	for len(b) > 0 {

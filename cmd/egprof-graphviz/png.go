@@ -60,6 +60,7 @@ type faceCache struct {
 	faces map[faceKey]font.Face
 }
 
+// newFaceCache returns an empty cache of faces of f.
 func newFaceCache(f *fonts) faceCache {
 	return faceCache{fonts: f, faces: map[faceKey]font.Face{}}
 }
@@ -84,6 +85,7 @@ func (c faceCache) face(k faceKey) (font.Face, error) {
 // htmlBold is graphviz's text flag for <b> in HTML-like labels.
 const htmlBold = 1
 
+// newPNGEngine returns an engine with the Go fonts loaded.
 func newPNGEngine() (*pngEngine, error) {
 	regular, err := opentype.Parse(goregular.TTF)
 	if err != nil {
@@ -322,6 +324,7 @@ func (e *pngEngine) TextSpan(_ context.Context, job *gvc.Job, p *gvc.PointFloat,
 	return nil
 }
 
+// abs is |v|.
 func abs(v float64) float64 {
 	if v < 0 {
 		return -v
