@@ -93,20 +93,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // draw lays out the DOT graph with graphviz's dot engine and writes it in
 // format f to w. Nothing is written when the layout fails.
 func draw(dot []byte, f graphviz.Format, w io.Writer) error {
+	if f == graphviz.PNG {
+		return drawPNG(dot, w)
+	}
 	ctx := context.Background()
-	gv, err := newGraphviz(ctx, f)
+	gv, err := graphviz.New(ctx)
 	if err != nil {
 		return fmt.Errorf("starting graphviz: %w", err)
 	}
 	defer gv.Close()
-	g, err := graphviz.ParseBytes(dot)
-	if err != nil {
-		return fmt.Errorf("parsing DOT: %w", err)
-	}
-	defer g.Close()
 	var buf bytes.Buffer
-	if err := gv.Render(ctx, g, f, &buf); err != nil {
-		return fmt.Errorf("rendering %s: %w", f, err)
+	if err := render(ctx, gv, dot, f, &buf); err != nil {
+		return err
 	}
 	if buf.Len() == 0 {
 		return fmt.Errorf("rendering %s: graphviz produced nothing", f)
@@ -115,19 +113,52 @@ func draw(dot []byte, f graphviz.Format, w io.Writer) error {
 	return err
 }
 
-// newGraphviz returns a graphviz for format f: SVG comes from graphviz's
-// own renderer, PNG from pngEngine.
-func newGraphviz(ctx context.Context, f graphviz.Format) (*graphviz.Graphviz, error) {
-	if f != graphviz.PNG {
-		return graphviz.New(ctx)
+// render parses dot and renders it with gv in format f to w.
+func render(ctx context.Context, gv *graphviz.Graphviz, dot []byte, f graphviz.Format, w io.Writer) error {
+	g, err := graphviz.ParseBytes(dot)
+	if err != nil {
+		return fmt.Errorf("parsing DOT: %w", err)
 	}
+	defer g.Close()
+	if err := gv.Render(ctx, g, f, w); err != nil {
+		return fmt.Errorf("rendering %s: %w", f, err)
+	}
+	return nil
+}
+
+// drawPNG lays out the DOT graph, records graphviz's drawing with
+// pngEngine, and only then draws the pixels and writes the PNG to w.
+func drawPNG(dot []byte, w io.Writer) error {
+	pic, err := recordPNG(dot)
+	if err != nil {
+		return err
+	}
+	if pic == nil {
+		return fmt.Errorf("rendering %s: graphviz produced nothing", graphviz.PNG)
+	}
+	return pic.encode(w)
+}
+
+// recordPNG lays out the DOT graph and returns the picture graphviz drew
+// (nil if it drew no page).
+func recordPNG(dot []byte) (*picture, error) {
+	ctx := context.Background()
 	e, err := newPNGEngine()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("starting graphviz: %w", err)
 	}
 	plugins, err := pngPlugins(ctx, e)
 	if err != nil {
+		return nil, fmt.Errorf("starting graphviz: %w", err)
+	}
+	gv, err := graphviz.NewWithPlugins(ctx, plugins...)
+	if err != nil {
+		return nil, fmt.Errorf("starting graphviz: %w", err)
+	}
+	defer gv.Close()
+	// graphviz's own output is empty: the picture is e's.
+	if err := render(ctx, gv, dot, graphviz.PNG, io.Discard); err != nil {
 		return nil, err
 	}
-	return graphviz.NewWithPlugins(ctx, plugins...)
+	return e.pic, nil
 }

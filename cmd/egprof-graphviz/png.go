@@ -1,17 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"image"
 	"image/color"
-	imagedraw "image/draw"
-	"image/png"
 	"math"
 	"strings"
 
-	"github.com/fogleman/gg"
 	"github.com/goccy/go-graphviz/gvc"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/gobold"
@@ -19,34 +15,77 @@ import (
 	"golang.org/x/image/font/opentype"
 )
 
-// pngEngine draws graphviz's rendering calls into a PNG. go-graphviz has a
-// PNG renderer of its own, but it leaves the outlines of filled shapes
-// undrawn (node borders, table cells), fills edge curves as if they were
-// areas (go-graphviz v0.2.10 reports every Bézier curve as filled), and
-// draws text at 72 dpi on a 96 dpi picture. This one strokes outlines,
-// fills a curve only when the object drawn is filled (a rounded box), and
-// sizes text with the picture. Text is set in the Go fonts, so pictures
-// look the same on every machine, fonts installed or not.
+// pngEngine records graphviz's rendering calls as drawing operations (a
+// picture); the picture is drawn and encoded after graphviz is done (see
+// picture.encode), so the WASM graphviz and the pixels never need memory
+// at the same time, and the pixels are drawn a strip at a time.
+//
+// go-graphviz has a PNG renderer of its own, but it leaves the outlines of
+// filled shapes undrawn (node borders, table cells), fills edge curves as
+// if they were areas (go-graphviz v0.2.10 reports every Bézier curve as
+// filled), and draws text at 72 dpi on a 96 dpi picture. This one strokes
+// outlines, fills a curve only when the object drawn is filled (a rounded
+// box), and sizes text with the picture. Text is set in the Go fonts, so
+// pictures look the same on every machine, fonts installed or not.
 type pngEngine struct {
 	*gvc.DefaultRenderEngine
-	dc      *gg.Context
-	regular *opentype.Font
-	bold    *opentype.Font
-	faces   map[faceKey]font.Face
+	fonts *fonts
+	// faces are the faces text is measured with.
+	faces faceCache
 	// sx and sy are the page's scale from points to pixels, read once per
 	// page: every field read from graphviz crosses into its WASM module,
 	// which costs more than drawing a box.
 	sx, sy float64
+	// pic is the page being recorded; graphviz renders one page.
+	pic *picture
 }
 
+// faceKey names a face of the Go fonts: bold or regular, and its size in
+// pixels.
 type faceKey struct {
 	bold bool
 	size float64
 }
 
+// fonts are the Go fonts, regular and bold; they may be used by several
+// goroutines at once, each with faces of its own (a face is not safe for
+// concurrent use).
+type fonts struct {
+	regular, bold *opentype.Font
+}
+
+// faceCache is one goroutine's faces, made as asked for.
+type faceCache struct {
+	fonts *fonts
+	faces map[faceKey]font.Face
+}
+
+// newFaceCache returns an empty cache of faces of f.
+func newFaceCache(f *fonts) faceCache {
+	return faceCache{fonts: f, faces: map[faceKey]font.Face{}}
+}
+
+// face returns the face k.
+func (c faceCache) face(k faceKey) (font.Face, error) {
+	if f, ok := c.faces[k]; ok {
+		return f, nil
+	}
+	ft := c.fonts.regular
+	if k.bold {
+		ft = c.fonts.bold
+	}
+	f, err := opentype.NewFace(ft, &opentype.FaceOptions{Size: k.size, DPI: 72, Hinting: font.HintingFull})
+	if err != nil {
+		return nil, fmt.Errorf("font of size %g: %w", k.size, err)
+	}
+	c.faces[k] = f
+	return f, nil
+}
+
 // htmlBold is graphviz's text flag for <b> in HTML-like labels.
 const htmlBold = 1
 
+// newPNGEngine returns an engine with the Go fonts loaded.
 func newPNGEngine() (*pngEngine, error) {
 	regular, err := opentype.Parse(goregular.TTF)
 	if err != nil {
@@ -56,11 +95,11 @@ func newPNGEngine() (*pngEngine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loading the Go bold font: %w", err)
 	}
+	fs := &fonts{regular: regular, bold: bold}
 	return &pngEngine{
 		DefaultRenderEngine: new(gvc.DefaultRenderEngine),
-		regular:             regular,
-		bold:                bold,
-		faces:               map[faceKey]font.Face{},
+		fonts:               fs,
+		faces:               newFaceCache(fs),
 	}, nil
 }
 
@@ -77,93 +116,84 @@ func pngPlugins(ctx context.Context, e *pngEngine) ([]gvc.Plugin, error) {
 	return []gvc.Plugin{render, device}, nil
 }
 
-func (e *pngEngine) face(bold bool, size float64) (font.Face, error) {
-	k := faceKey{bold, size}
-	if f, ok := e.faces[k]; ok {
-		return f, nil
-	}
-	ft := e.regular
-	if bold {
-		ft = e.bold
-	}
-	f, err := opentype.NewFace(ft, &opentype.FaceOptions{Size: size, DPI: 72, Hinting: font.HintingFull})
-	if err != nil {
-		return nil, fmt.Errorf("font of size %g: %w", size, err)
-	}
-	e.faces[k] = f
-	return f, nil
-}
-
 // BeginPage starts a picture of the page's size, in graphviz's coordinates
 // (points, y up) scaled to pixels.
 func (e *pngEngine) BeginPage(_ context.Context, job *gvc.Job) error {
-	e.dc = gg.NewContext(int(job.Width()), int(job.Height()))
 	s := job.Scale()
 	e.sx, e.sy = s.X(), s.Y()
-	sx, sy := e.sx, e.sy
 	t := job.Translation()
-	e.dc.Translate(sx*t.X(), -sy*t.Y())
-	return nil
-}
-
-// EndPage hands the encoded PNG to graphviz.
-func (e *pngEngine) EndPage(_ context.Context, job *gvc.Job) error {
-	var buf bytes.Buffer
-	// Fast compression: on a picture of a 200-function graph (16
-	// megapixels) the default level spends seconds for a file a little
-	// smaller.
-	enc := png.Encoder{CompressionLevel: png.BestSpeed}
-	if err := enc.Encode(&buf, e.dc.Image()); err != nil {
-		return fmt.Errorf("encoding PNG: %w", err)
+	e.pic = &picture{
+		fonts:  e.fonts,
+		width:  int(job.Width()),
+		height: int(job.Height()),
+		tx:     e.sx * t.X(),
+		ty:     -e.sy * t.Y(),
 	}
-	job.SetOutputData(buf.Bytes())
-	job.SetOutputDataPosition(uint(buf.Len()))
 	return nil
 }
 
-func (e *pngEngine) setColor(c *gvc.Color) {
-	rgba := c.RGBAUint()
-	e.dc.SetRGBA255(int(rgba[0]), int(rgba[1]), int(rgba[2]), int(rgba[3]))
+// EndPage ends the page; the picture is drawn later, by picture.encode.
+func (e *pngEngine) EndPage(context.Context, *gvc.Job) error {
+	return nil
 }
 
-// pen sets colour, width and dashes of the current pen; it reports false
-// when the object has no pen.
-func (e *pngEngine) pen(job *gvc.Job) bool {
-	o := job.Object()
+// rgba is c as a colour.
+func rgba(c *gvc.Color) color.NRGBA {
+	v := c.RGBAUint()
+	return color.NRGBA{uint8(v[0]), uint8(v[1]), uint8(v[2]), uint8(v[3])}
+}
+
+// pen records in op the colour, width and dashes of the pen of the object
+// o, if it has one.
+func (e *pngEngine) pen(o *gvc.ObjectState, op *drawOp) {
 	sx := e.sx
 	switch o.Pen() {
 	case gvc.PenNone:
-		return false
+		return
 	case gvc.PenDashed:
-		e.dc.SetDash(6*sx, 4*sx)
+		op.dash = []float64{6 * sx, 4 * sx}
 	case gvc.PenDotted:
-		e.dc.SetDash(1.5*sx, 3*sx)
-	default:
-		e.dc.SetDash()
+		op.dash = []float64{1.5 * sx, 3 * sx}
 	}
-	e.dc.SetLineWidth(max(o.PenWidth(), 0.5) * sx)
-	e.setColor(o.PenColor())
-	return true
+	op.stroked = true
+	op.width = max(o.PenWidth(), 0.5) * sx
+	op.pen = rgba(o.PenColor())
 }
 
-// paint fills the current path when asked to and strokes it with the pen.
-func (e *pngEngine) paint(job *gvc.Job, filled bool) {
-	if filled {
-		e.setColor(job.Object().FillColor())
-		e.dc.FillPreserve()
+// points reads pts from graphviz once, as pixel coordinates (x, y pairs,
+// y down, before the page's translation).
+func (e *pngEngine) points(pts []*gvc.PointFloat) []float64 {
+	xy := make([]float64, 0, 2*len(pts))
+	for _, p := range pts {
+		xy = append(xy, e.sx*p.X(), -e.sy*p.Y())
 	}
-	if e.pen(job) {
-		e.dc.Stroke()
-	}
-	e.dc.ClearPath()
+	return xy
 }
 
-func (e *pngEngine) path(job *gvc.Job, pts []*gvc.PointFloat) {
-	sx, sy := e.sx, e.sy
-	e.dc.MoveTo(sx*pts[0].X(), -sy*pts[0].Y())
-	for _, p := range pts[1:] {
-		e.dc.LineTo(sx*p.X(), -sy*p.Y())
+// add records op, with the rows it may touch: those of its points, widened
+// by margin pixels.
+func (e *pngEngine) add(op drawOp, margin float64) {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i := 1; i < len(op.pts); i += 2 {
+		lo, hi = min(lo, op.pts[i]), max(hi, op.pts[i])
 	}
+	e.addRows(op, lo-margin, hi+margin)
+}
+
+// addRows records op, which may touch the rows from lo to hi (before the
+// page's translation).
+func (e *pngEngine) addRows(op drawOp, lo, hi float64) {
+	if e.pic == nil {
+		return
+	}
+	op.y0, op.y1 = lo+e.pic.ty, hi+e.pic.ty
+	e.pic.ops = append(e.pic.ops, op)
+}
+
+// strokeMargin is how far a stroke of op's pen may reach beyond its points,
+// with a pixel to spare for antialiasing.
+func strokeMargin(op *drawOp) float64 {
+	return op.width + 2
 }
 
 // Polygon draws a polygon, filled and outlined.
@@ -171,50 +201,46 @@ func (e *pngEngine) Polygon(_ context.Context, job *gvc.Job, pts []*gvc.PointFlo
 	if len(pts) == 0 {
 		return nil
 	}
-	if filled && e.fillRect(job, pts) {
-		filled = false // filled already; only the outline is left
+	o := job.Object()
+	op := drawOp{kind: opPath, pts: e.points(pts), closed: true}
+	if filled {
+		op.fill = rgba(o.FillColor())
+		if r, ok := e.rect(op.pts, op.fill); ok {
+			e.add(drawOp{kind: opRect, rect: r, fill: op.fill, pts: op.pts}, 1)
+			filled = false // filled already; only the outline is left
+		}
 	}
-	e.dc.Push()
-	defer e.dc.Pop()
-	e.path(job, pts)
-	e.dc.ClosePath()
-	e.paint(job, filled)
+	op.filled = filled
+	e.pen(o, &op)
+	if op.filled || op.stroked {
+		e.add(op, strokeMargin(&op))
+	}
 	return nil
 }
 
-// fillRect fills a polygon that is an upright rectangle (the page's
-// background, the boxes' insides) with its opaque fill colour straight into
-// the picture, much faster than the general path filler, and reports
-// whether it did.
-func (e *pngEngine) fillRect(job *gvc.Job, pts []*gvc.PointFloat) bool {
-	if len(pts) != 4 && !(len(pts) == 5 && pts[4].X() == pts[0].X() && pts[4].Y() == pts[0].Y()) {
-		return false
+// rect returns the pixels of a polygon that is an upright rectangle (the
+// page's background, the boxes' insides) with an opaque fill colour c, so
+// that it can be filled straight into the picture, much faster than by the
+// general path filler; ok is false for any other polygon.
+func (e *pngEngine) rect(xy []float64, c color.NRGBA) (r image.Rectangle, ok bool) {
+	n := len(xy) / 2
+	if c.A != 255 || (n != 4 && !(n == 5 && xy[8] == xy[0] && xy[9] == xy[1])) {
+		return r, false
 	}
-	sx, sy := e.sx, e.sy
 	var xs, ys [4]float64
 	for i := range 4 {
-		xs[i], ys[i] = e.dc.TransformPoint(sx*pts[i].X(), -sy*pts[i].Y())
+		xs[i], ys[i] = xy[2*i]+e.pic.tx, xy[2*i+1]+e.pic.ty
 	}
 	// The sides must be vertical and horizontal, in either winding.
 	if !(xs[0] == xs[1] && ys[1] == ys[2] && xs[2] == xs[3] && ys[3] == ys[0]) &&
 		!(ys[0] == ys[1] && xs[1] == xs[2] && ys[2] == ys[3] && xs[3] == xs[0]) {
-		return false
+		return r, false
 	}
 	// Edges are rounded to whole pixels: the outline drawn over them
 	// covers the difference from the antialiased filler's edge.
 	x0, x1 := math.Round(min(xs[0], xs[2])), math.Round(max(xs[0], xs[2]))
 	y0, y1 := math.Round(min(ys[0], ys[2])), math.Round(max(ys[0], ys[2]))
-	c := job.Object().FillColor().RGBAUint()
-	if c[3] != 255 {
-		return false
-	}
-	img, ok := e.dc.Image().(*image.RGBA)
-	if !ok {
-		return false
-	}
-	r := image.Rect(int(x0), int(y0), int(x1), int(y1))
-	imagedraw.Draw(img, r, image.NewUniform(color.RGBA{uint8(c[0]), uint8(c[1]), uint8(c[2]), 255}), image.Point{}, imagedraw.Src)
-	return true
+	return image.Rect(int(x0), int(y0), int(x1), int(y1)), true
 }
 
 // Ellipse draws the ellipse of centre pts[0] through corner pts[1].
@@ -222,11 +248,18 @@ func (e *pngEngine) Ellipse(_ context.Context, job *gvc.Job, pts []*gvc.PointFlo
 	if len(pts) < 2 {
 		return nil
 	}
-	e.dc.Push()
-	defer e.dc.Pop()
-	sx, sy := e.sx, e.sy
-	e.dc.DrawEllipse(sx*pts[0].X(), -sy*pts[0].Y(), sx*abs(pts[1].X()-pts[0].X()), sy*abs(pts[1].Y()-pts[0].Y()))
-	e.paint(job, filled)
+	xy := e.points(pts[:2])
+	cx, cy := xy[0], xy[1]
+	rx, ry := abs(xy[2]-cx), abs(xy[3]-cy)
+	// pts are the centre and the radii.
+	o := job.Object()
+	op := drawOp{kind: opEllipse, pts: []float64{cx, cy, rx, ry}, filled: filled}
+	if filled {
+		op.fill = rgba(o.FillColor())
+	}
+	e.pen(o, &op)
+	m := ry + strokeMargin(&op)
+	e.addRows(op, cy-m, cy+m)
 	return nil
 }
 
@@ -237,14 +270,14 @@ func (e *pngEngine) BezierCurve(_ context.Context, job *gvc.Job, pts []*gvc.Poin
 	if len(pts) == 0 {
 		return nil
 	}
-	e.dc.Push()
-	defer e.dc.Pop()
-	sx, sy := e.sx, e.sy
-	e.dc.MoveTo(sx*pts[0].X(), -sy*pts[0].Y())
-	for i := 1; i+2 < len(pts); i += 3 {
-		e.dc.CubicTo(sx*pts[i].X(), -sy*pts[i].Y(), sx*pts[i+1].X(), -sy*pts[i+1].Y(), sx*pts[i+2].X(), -sy*pts[i+2].Y())
+	o := job.Object()
+	op := drawOp{kind: opPath, pts: e.points(pts), curve: true, filled: o.Fill() != gvc.FillNone}
+	if op.filled {
+		op.fill = rgba(o.FillColor())
 	}
-	e.paint(job, job.Object().Fill() != gvc.FillNone)
+	e.pen(o, &op)
+	// The control points bound the curve.
+	e.add(op, strokeMargin(&op))
 	return nil
 }
 
@@ -253,10 +286,11 @@ func (e *pngEngine) Polyline(_ context.Context, job *gvc.Job, pts []*gvc.PointFl
 	if len(pts) == 0 {
 		return nil
 	}
-	e.dc.Push()
-	defer e.dc.Pop()
-	e.path(job, pts)
-	e.paint(job, false)
+	op := drawOp{kind: opPath, pts: e.points(pts)}
+	e.pen(job.Object(), &op)
+	if op.stroked {
+		e.add(op, strokeMargin(&op))
+	}
 	return nil
 }
 
@@ -266,15 +300,14 @@ func (e *pngEngine) TextSpan(_ context.Context, job *gvc.Job, p *gvc.PointFloat,
 	tf := span.Font()
 	sx, sy := e.sx, e.sy
 	bold := tf.Flags()&htmlBold != 0 || strings.Contains(strings.ToLower(tf.Name()), "bold")
-	f, err := e.face(bold, tf.Size()*sx)
+	fk := faceKey{bold, tf.Size() * sx}
+	f, err := e.faces.face(fk)
 	if err != nil {
 		return err
 	}
-	e.dc.Push()
-	defer e.dc.Pop()
-	e.dc.SetFontFace(f)
-	e.setColor(job.Object().PenColor())
-	w, _ := e.dc.MeasureString(span.Text())
+	text := span.Text()
+	// Whole pixels, as gg measures text.
+	w := float64(font.MeasureString(f, text) >> 6)
 	x := sx * p.X()
 	switch span.Just() {
 	case 'l':
@@ -284,10 +317,14 @@ func (e *pngEngine) TextSpan(_ context.Context, job *gvc.Job, p *gvc.PointFloat,
 		x -= w / 2
 	}
 	y := -sy * (p.Y() + span.YOffsetCenterLine() + span.YOffsetLayout())
-	e.dc.DrawString(span.Text(), x, y)
+	m := f.Metrics()
+	// pts are the baseline's start.
+	op := drawOp{kind: opText, text: text, face: fk, pen: rgba(job.Object().PenColor()), pts: []float64{x, y}}
+	e.addRows(op, y-float64(m.Ascent)/64-float64(m.Height)/64-2, y+float64(m.Descent)/64+float64(m.Height)/64+2)
 	return nil
 }
 
+// abs is |v|.
 func abs(v float64) float64 {
 	if v < 0 {
 		return -v
