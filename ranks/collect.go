@@ -28,14 +28,15 @@ import (
 // matches.
 const DefaultRankPattern = `(?i)rank[._-]?(\d+)`
 
-// defaultRank is DefaultRankPattern compiled.
-var defaultRank = regexp.MustCompile(DefaultRankPattern)
+// defaultRank returns DefaultRankPattern compiled, on first use: not at
+// start-up, which every run of egprof pays for.
+var defaultRank = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(DefaultRankPattern) })
 
 // RankInName returns the rank number DefaultRankPattern finds in the base
 // name of the file name (its first match). ok is false when there is none,
 // or when the number is too large for an int.
 func RankInName(name string) (rank int, ok bool) {
-	m := defaultRank.FindStringSubmatch(filepath.Base(name))
+	m := defaultRank().FindStringSubmatch(filepath.Base(name))
 	if m == nil {
 		return 0, false
 	}

@@ -3,13 +3,16 @@ package render
 import (
 	"bufio"
 	"cmp"
+	"context"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/egprof/egprof/callgraph"
+	"github.com/egprof/egprof/internal/parallel"
 	"github.com/egprof/egprof/symtab"
 )
 
@@ -40,6 +43,18 @@ type Text struct {
 	// on first use; fullSpans[i] locates entry i's in it (n == 0: not yet).
 	fullNames []byte
 	fullSpans []span
+	// namesFrozen is set while several goroutines format the call graph:
+	// every name it prints has been computed, and none may be added.
+	namesFrozen bool
+	// par says when and how the call graph is formatted in parallel.
+	par parallelism
+}
+
+// parallelism says when the call graph is formatted on several
+// goroutines: workers of them (0: one per processor) when it has at least
+// minRows entries, chunk entries at a time. Tests lower the bounds.
+type parallelism struct {
+	workers, minRows, chunk int
 }
 
 // span is where a name lies in a buffer of names.
@@ -61,7 +76,8 @@ func NewText(w io.Writer, g *callgraph.Graph, opt TextOptions) *Text {
 	if opt.Width == 0 {
 		opt.Width = 80
 	}
-	return &Text{w: bufio.NewWriterSize(w, 64<<10), opt: opt, g: g}
+	return &Text{w: bufio.NewWriterSize(w, 64<<10), opt: opt, g: g,
+		par: parallelism{minRows: parallelMinRows, chunk: parallelChunk}}
 }
 
 // Flush writes out buffered output.
@@ -141,7 +157,7 @@ func (t *Text) appendFullName(b []byte, i int) []byte {
 		t.fullSpans = make([]span, len(t.g.Entries))
 	}
 	sp := t.fullSpans[i]
-	if sp.n == 0 {
+	if sp.n == 0 && !t.namesFrozen {
 		off := len(t.fullNames)
 		t.fullNames = t.decorate(t.fullNames, i)
 		sp = span{int32(off), int32(len(t.fullNames) - off)}
@@ -351,65 +367,190 @@ func (t *Text) CallGraph() {
 	} else {
 		w.WriteString("index % time    self  children    called     name\n")
 	}
-	var b []byte
 	ends := newArcEnds(g)
+	var rows []int
 	for _, i := range g.ByTime {
 		e := &g.Entries[i]
 		if (!t.opt.ShowZeros && e.NCalls == 0 && e.SelfCalls == 0 && e.PropSelf == 0 && e.PropChild == 0) ||
 			!e.PrintFlag || (t.opt.LineGranularity && (e.IsCycle() || !e.Sym.IsFunc)) {
 			continue
 		}
-		b = b[:0]
-		if e.IsCycle() {
-			b = t.appendPrimary(b, e, hz, printTime, childW)
-			b = append(b, ' ')
-			b = appendUint(b, e.NCalls, 7)
-			b = appendSelfCalls(b, e.SelfCalls)
-			b = append(b, " <cycle "...)
-			b = strconv.AppendInt(b, int64(e.Cycle), 10)
-			b = append(b, " as a whole> ["...)
-			b = strconv.AppendInt(b, int64(e.Index), 10)
-			b = append(b, "]\n"...)
-			for _, m := range e.DisplayMembers {
-				me := &g.Entries[m]
-				b = appendSpaces(b, 13)
-				b = appendFixed(b, me.PropSelf/hz, 7, 2)
-				b = append(b, ' ')
-				b = appendFixed(b, me.PropChild/hz, childW, 2)
-				b = append(b, ' ')
-				b = appendUint(b, me.NCalls, 7)
-				b = appendSelfCalls(b, me.SelfCalls)
-				b = append(b, "     "...)
-				b = t.appendFullName(b, m)
-				b = append(b, '\n')
-			}
-		} else {
-			b = t.appendParents(b, ends, i, childW)
-			b = t.appendPrimary(b, e, hz, printTime, childW)
-			if e.NCalls+e.SelfCalls != 0 {
-				b = append(b, ' ')
-				b = appendUint(b, e.NCalls, 7)
-				b = appendSelfCalls(b, e.SelfCalls)
-				b = append(b, ' ')
-			} else {
-				b = appendSpaces(b, 17)
-			}
-			b = t.appendFullName(b, i)
-			b = append(b, '\n')
-			b = t.appendChildren(b, ends, i, childW)
+		rows = append(rows, i)
+	}
+	f := entryFormat{ends: ends, hz: hz, printTime: printTime, childW: childW, bsd: bsd}
+	// The names of -l and --inline-file-names come from BFD's line
+	// lookups, whose answers can depend on the lookups made before them:
+	// those are made in order, on one goroutine.
+	workers := parallel.Workers(t.par.workers, len(rows)/t.par.chunk)
+	if workers > 1 && len(rows) >= t.par.minRows && !t.opt.LineGranularity && !t.opt.InlineFileNames {
+		t.callGraphParallel(rows, f, workers)
+	} else {
+		var b []byte
+		for _, i := range rows {
+			b = t.appendEntry(b[:0], i, f)
+			w.Write(b)
 		}
-		if bsd {
-			b = append(b, '\n')
-		}
-		b = append(b, "-----------------------------------------------\n"...)
-		if bsd {
-			b = append(b, '\n')
-		}
-		w.Write(b)
 	}
 	if !t.opt.Brief && !bsd {
 		w.WriteString(CallGraphBlurb)
 	}
+}
+
+// parallelMinRows is the least number of call-graph entries that
+// CallGraph formats on several goroutines (below it, starting them costs
+// more than it saves), and parallelChunk the number of entries each
+// goroutine formats at a time: few, so that the buffers waiting to be
+// written stay small (with 256 the synthetic profile's peak RSS grew by
+// 4 MB).
+const (
+	parallelMinRows = 4096
+	parallelChunk   = 32
+)
+
+// entryFormat is what formatting a call-graph entry needs besides the
+// graph.
+type entryFormat struct {
+	ends          *arcEnds
+	hz, printTime float64
+	childW        int
+	bsd           bool
+}
+
+// appendEntry appends entry i of the call graph (its parents, its primary
+// line, its children, or a cycle with its members) and the separator
+// after it.
+func (t *Text) appendEntry(b []byte, i int, f entryFormat) []byte {
+	g := t.g
+	e := &g.Entries[i]
+	hz, childW := f.hz, f.childW
+	if e.IsCycle() {
+		b = t.appendPrimary(b, e, hz, f.printTime, childW)
+		b = append(b, ' ')
+		b = appendUint(b, e.NCalls, 7)
+		b = appendSelfCalls(b, e.SelfCalls)
+		b = append(b, " <cycle "...)
+		b = strconv.AppendInt(b, int64(e.Cycle), 10)
+		b = append(b, " as a whole> ["...)
+		b = strconv.AppendInt(b, int64(e.Index), 10)
+		b = append(b, "]\n"...)
+		for _, m := range e.DisplayMembers {
+			me := &g.Entries[m]
+			b = appendSpaces(b, 13)
+			b = appendFixed(b, me.PropSelf/hz, 7, 2)
+			b = append(b, ' ')
+			b = appendFixed(b, me.PropChild/hz, childW, 2)
+			b = append(b, ' ')
+			b = appendUint(b, me.NCalls, 7)
+			b = appendSelfCalls(b, me.SelfCalls)
+			b = append(b, "     "...)
+			b = t.appendFullName(b, m)
+			b = append(b, '\n')
+		}
+	} else {
+		b = t.appendParents(b, f.ends, i, childW)
+		b = t.appendPrimary(b, e, hz, f.printTime, childW)
+		if e.NCalls+e.SelfCalls != 0 {
+			b = append(b, ' ')
+			b = appendUint(b, e.NCalls, 7)
+			b = appendSelfCalls(b, e.SelfCalls)
+			b = append(b, ' ')
+		} else {
+			b = appendSpaces(b, 17)
+		}
+		b = t.appendFullName(b, i)
+		b = append(b, '\n')
+		b = t.appendChildren(b, f.ends, i, childW)
+	}
+	if f.bsd {
+		b = append(b, '\n')
+	}
+	b = append(b, "-----------------------------------------------\n"...)
+	if f.bsd {
+		b = append(b, '\n')
+	}
+	return b
+}
+
+// callGraphParallel writes the call-graph entries rows as appendEntry
+// formats them, on workers goroutines, in order: the names they print are
+// computed first (demangled on all the goroutines, then decorated), then
+// chunks of entries are formatted into buffers that are written in turn,
+// at most twice as many at a time as there are goroutines.
+func (t *Text) callGraphParallel(rows []int, f entryFormat, workers int) {
+	g := t.g
+	// The entries whose names the rows print: the rows' own, their cycle
+	// members and the other ends of their arcs.
+	need := make([]bool, len(g.Entries))
+	for _, i := range rows {
+		e := &g.Entries[i]
+		need[i] = true
+		for _, m := range e.DisplayMembers {
+			need[m] = true
+		}
+		for _, a := range e.DisplayParents {
+			need[g.Arcs[a].Parent] = true
+		}
+		for _, a := range e.DisplayChildren {
+			need[g.Arcs[a].Child] = true
+		}
+	}
+	var named []int
+	for i, ok := range need {
+		if ok && i < len(g.Syms.Syms) {
+			named = append(named, i)
+		}
+	}
+	if t.names == nil {
+		t.names = make([]string, len(g.Syms.Syms))
+	}
+	var wg sync.WaitGroup
+	for k := range workers {
+		part := named[k*len(named)/workers : (k+1)*len(named)/workers]
+		wg.Go(func() {
+			for _, i := range part {
+				if t.names[i] == "" {
+					t.names[i] = t.computeName(i)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, i := range named {
+		t.appendFullName(nil, i)
+	}
+	// From here on the goroutines only read the names.
+	t.namesFrozen = true
+	defer func() { t.namesFrozen = false }()
+
+	chunks := make([][]int, 0, len(rows)/parallelChunk+1)
+	for len(rows) > 0 {
+		n := min(t.par.chunk, len(rows))
+		chunks = append(chunks, rows[:n])
+		rows = rows[n:]
+	}
+	// Buffers written out go back to the goroutines.
+	free := make(chan []byte, 2*workers+1)
+	_ = parallel.Map(context.Background(), chunks, parallel.Options{Workers: workers},
+		func(_, _ int, chunk []int) ([]byte, error) {
+			var b []byte
+			select {
+			case b = <-free:
+			default:
+			}
+			b = b[:0]
+			for _, i := range chunk {
+				b = t.appendEntry(b, i, f)
+			}
+			return b, nil
+		},
+		func(_ int, b []byte) error {
+			t.w.Write(b)
+			select {
+			case free <- b:
+			default:
+			}
+			return nil
+		})
 }
 
 // appendPrimary appends the start of an entry's primary line: its index

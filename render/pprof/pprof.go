@@ -1,5 +1,15 @@
 // Package pprof writes a profile's synthesised stacks (package stacks) as
 // a pprof profile.proto, the format of github.com/google/pprof.
+//
+// The protocol buffer is encoded here, by hand, for the few fields egprof
+// fills in (proto.go), rather than through google/pprof's profile package:
+// that package compiles about twenty regular expressions when it is
+// initialised, which every run of egprof would pay for at start-up,
+// gprof-compatible runs that write no pprof profile included. The encoding
+// follows profile.Profile.WriteUncompressed field for field (the same
+// string table, in the same order), so the files are the ones that
+// package wrote; the tests decode what is written here with it and with
+// the real pprof.
 package pprof
 
 import (
@@ -7,8 +17,7 @@ import (
 	"fmt"
 	"io"
 	"math"
-
-	"github.com/google/pprof/profile"
+	"slices"
 
 	"github.com/egprof/egprof/diff"
 	"github.com/egprof/egprof/stacks"
@@ -48,13 +57,13 @@ func Write(w io.Writer, d *diff.Profile, opt Options) (Stats, error) {
 	if err != nil {
 		return st, err
 	}
-	// profile.Write compresses at gzip's default level, three times
-	// slower than BestSpeed for little gain on these profiles.
+	// At gzip's BestSpeed: the default level (google/pprof's) is three
+	// times slower for little gain on these profiles.
 	zw, err := gzip.NewWriterLevel(w, gzip.BestSpeed)
 	if err != nil {
 		return st, fmt.Errorf("writing the pprof profile: %w", err)
 	}
-	if err := p.WriteUncompressed(zw); err != nil {
+	if _, err := zw.Write(p.Marshal()); err != nil {
 		return st, fmt.Errorf("writing the pprof profile: %w", err)
 	}
 	if err := zw.Close(); err != nil {
@@ -68,7 +77,7 @@ func Write(w io.Writer, d *diff.Profile, opt Options) (Stats, error) {
 // differential one with signed values, '+' minus '-'. Its sample types are
 // samples/count, cpu/nanoseconds (the default) and calls/count; function
 // k of d is the profile's function and location k+1.
-func Build(d *diff.Profile, opt Options) (*profile.Profile, Stats, error) {
+func Build(d *diff.Profile, opt Options) (*Profile, Stats, error) {
 	r, err := stacks.Synthesise(d, opt.Stacks)
 	if err != nil {
 		return nil, Stats{}, fmt.Errorf("pprof export: %w", err)
@@ -83,106 +92,96 @@ func Build(d *diff.Profile, opt Options) (*profile.Profile, Stats, error) {
 
 // build assembles the pprof profile from the functions of d and the
 // stacks r, and completes st.
-func build(d *diff.Profile, r *stacks.Result, opt Options, st *Stats) (*profile.Profile, error) {
-	p := &profile.Profile{
-		SampleType: []*profile.ValueType{
-			{Type: "samples", Unit: "count"},
-			{Type: "cpu", Unit: "nanoseconds"},
-			{Type: "calls", Unit: "count"},
-		},
-		DefaultSampleType: "cpu",
-		PeriodType:        &profile.ValueType{Type: "cpu", Unit: "nanoseconds"},
-		Period:            int64(math.Round(r.Period)),
-	}
+func build(d *diff.Profile, r *stacks.Result, opt Options, st *Stats) (*Profile, error) {
+	p := &Profile{period: int64(math.Round(r.Period))}
 	if !d.IsDiff() {
-		p.DurationNanos = int64(math.Round(d.Plus.TotalTime * r.Period))
+		p.durationNanos = int64(math.Round(d.Plus.TotalTime * r.Period))
 	}
 	plusMap, err := mappingOf(d.Plus.Syms, 1)
 	if err != nil {
 		return nil, err
 	}
-	p.Mapping = append(p.Mapping, plusMap)
-	minusMap := plusMap
+	p.mappings = append(p.mappings, plusMap)
+	minusID := plusMap.id
 	if d.Minus != nil && d.Minus.Syms != d.Plus.Syms {
-		if minusMap, err = mappingOf(d.Minus.Syms, 2); err != nil {
+		minusMap, err := mappingOf(d.Minus.Syms, 2)
+		if err != nil {
 			return nil, err
 		}
-		p.Mapping = append(p.Mapping, minusMap)
+		p.mappings = append(p.mappings, minusMap)
+		minusID = minusMap.id
 	}
-	p.Function = make([]*profile.Function, len(d.Functions))
-	p.Location = make([]*profile.Location, len(d.Functions))
+	p.functions = make([]function, len(d.Functions))
+	p.locations = make([]location, len(d.Functions))
 	anyFiles, anyLines := false, false
 	// Functions that the naming does not tell apart (C++'s complete and
 	// deleting destructors) get one name, and pprof merges them.
 	names := d.Labels(opt.Naming)
 	for k := range d.Functions {
 		f := &d.Functions[k]
-		tab, m, idx := d.Plus.Syms, plusMap, f.Plus.Entry
+		tab, m, idx := d.Plus.Syms, plusMap.id, f.Plus.Entry
 		if idx < 0 {
-			tab, m, idx = d.Minus.Syms, minusMap, f.Minus.Entry
+			tab, m, idx = d.Minus.Syms, minusID, f.Minus.Entry
 		}
-		fn := &profile.Function{ID: uint64(k + 1), Name: names[k], SystemName: f.Name}
+		fn := function{name: names[k], systemName: f.Name}
 		if loc, ok := tab.SymbolSource(idx); ok {
-			fn.Filename, fn.StartLine = loc.File, int64(loc.Line)
+			fn.filename, fn.startLine = loc.File, int64(loc.Line)
 			anyFiles = anyFiles || loc.File != ""
 			anyLines = anyLines || loc.Line > 0
 		}
-		p.Function[k] = fn
-		p.Location[k] = &profile.Location{
-			ID:      uint64(k + 1),
-			Mapping: m,
-			Address: tab.Syms[idx].Addr,
-			Line:    []profile.Line{{Function: fn, Line: fn.StartLine}},
-		}
+		p.functions[k] = fn
+		p.locations[k] = location{mapping: m, address: tab.Syms[idx].Addr, line: fn.startLine}
 	}
-	for _, m := range p.Mapping {
-		m.HasFunctions, m.HasFilenames, m.HasLineNumbers = true, anyFiles, anyLines
+	for i := range p.mappings {
+		p.mappings[i].hasFilenames, p.mappings[i].hasLineNumbers = anyFiles, anyLines
 	}
 
 	if opt.Ranks == nil {
-		addSamples(p, r, p.Location, nil, nil)
+		locs := make([]uint64, len(d.Functions))
+		for k := range locs {
+			locs[k] = uint64(k + 1)
+		}
+		if err := addSamples(p, r, locs, 0); err != nil {
+			return nil, err
+		}
 	} else {
 		// A rank's function k is the symbol its Plus.Entry names; the
 		// summed profile has a location for every symbol that any rank
 		// has data for.
-		locOfSym := make(map[int]*profile.Location, len(d.Functions))
+		locOfSym := make(map[int]uint64, len(d.Functions))
 		for k := range d.Functions {
 			if e := d.Functions[k].Plus.Entry; e >= 0 {
-				locOfSym[e] = p.Location[k]
+				locOfSym[e] = uint64(k + 1)
 			}
 		}
+		p.rankLabels = true
 		err := opt.Ranks(func(rank int, dr *diff.Profile) error {
 			rr, err := stacks.Synthesise(dr, opt.Stacks)
 			if err != nil {
 				return fmt.Errorf("pprof export of rank %d: %w", rank, err)
 			}
-			locs := make([]*profile.Location, len(dr.Functions))
+			locs := make([]uint64, len(dr.Functions))
 			for k := range dr.Functions {
 				locs[k] = locOfSym[dr.Functions[k].Plus.Entry]
 			}
-			// The unit keeps rank 0: pprof's decoder drops a numeric
-			// label whose value and unit are both zero.
-			return addSamples(p, rr, locs, map[string][]int64{"rank": {int64(rank)}}, map[string][]string{"rank": {"rank"}})
+			return addSamples(p, rr, locs, int64(rank))
 		})
 		if err != nil {
 			return nil, err
 		}
 	}
-	st.Samples = len(p.Sample)
-	st.Locations = len(p.Location)
-	st.Functions = len(p.Function)
-	p.Comments = append(append([]string(nil), opt.Comments...), describe(d, r)...)
-	if err := p.CheckValid(); err != nil {
-		return nil, fmt.Errorf("pprof export: invalid profile: %w", err)
-	}
+	st.Samples = len(p.samples)
+	st.Locations = len(p.locations)
+	st.Functions = len(p.functions)
+	p.comments = append(append([]string(nil), opt.Comments...), describe(d, r)...)
 	return p, nil
 }
 
-// addSamples appends the stacks of r to p as samples, locs[k] standing for
-// function k of the stacks' profile, each with the numeric labels numLabel
-// in the units numUnit (nil for none). pprof drops all-zero samples when it merges: they are
-// left out.
-func addSamples(p *profile.Profile, r *stacks.Result, locs []*profile.Location, numLabel map[string][]int64, numUnit map[string][]string) error {
+// addSamples appends the stacks of r to p as samples, locs[k] the
+// location ID of function k of the stacks' profile, each labelled with
+// rank when p has rank labels. pprof drops all-zero samples when it
+// merges: they are left out.
+func addSamples(p *Profile, r *stacks.Result, locs []uint64, rank int64) error {
 	n, refs := 0, 0
 	for i := range r.Stacks {
 		if r.Stacks[i].Net() != (stacks.Values{}) {
@@ -190,10 +189,9 @@ func addSamples(p *profile.Profile, r *stacks.Result, locs []*profile.Location, 
 			refs += len(r.Stacks[i].Funcs)
 		}
 	}
-	// One allocation each for the samples, their values and their stacks.
-	samples := make([]profile.Sample, n)
-	values := make([]int64, 3*n)
-	locations := make([]*profile.Location, refs)
+	// One allocation each for the samples and their stacks.
+	p.samples = slices.Grow(p.samples, n)
+	locations := make([]uint64, refs)
 	for i := range r.Stacks {
 		s := &r.Stacks[i]
 		v := s.Net()
@@ -203,16 +201,11 @@ func addSamples(p *profile.Profile, r *stacks.Result, locs []*profile.Location, 
 		stack := locations[:len(s.Funcs):len(s.Funcs)]
 		locations = locations[len(s.Funcs):]
 		for j, f := range s.Funcs {
-			if stack[j] = locs[f]; stack[j] == nil {
+			if stack[j] = locs[f]; stack[j] == 0 {
 				return fmt.Errorf("pprof export: a rank's function %d has data but the summed profile has none", f)
 			}
 		}
-		val := values[:3:3]
-		values = values[3:]
-		val[0], val[1], val[2] = v.Samples, v.Nanos, v.Calls
-		samples[0] = profile.Sample{Location: stack, Value: val, NumLabel: numLabel, NumUnit: numUnit}
-		p.Sample = append(p.Sample, &samples[0])
-		samples = samples[1:]
+		p.samples = append(p.samples, sample{locations: stack, values: [3]int64{v.Samples, v.Nanos, v.Calls}, rank: rank})
 	}
 	return nil
 }
@@ -236,21 +229,21 @@ func describe(d *diff.Profile, r *stacks.Result) []string {
 
 // mappingOf describes the executable of a symbol table: its code range
 // (covering every symbol), the file offset of its start and its build ID.
-func mappingOf(t *symtab.Table, id uint64) (*profile.Mapping, error) {
+func mappingOf(t *symtab.Table, id uint64) (mapping, error) {
 	start, limit := t.TextLow, t.TextEnd+1
 	if len(t.Syms) > 0 {
 		start = min(start, t.Syms[0].Addr)
 		limit = max(limit, t.Syms[len(t.Syms)-1].Addr+1)
 	}
-	m := &profile.Mapping{ID: id, Start: start, Limit: limit, File: t.Path}
+	m := mapping{id: id, start: start, limit: limit, file: t.Path}
 	if off, ok := t.TextFileOffset(); ok && off >= t.TextLow-start {
-		m.Offset = off - (t.TextLow - start)
+		m.offset = off - (t.TextLow - start)
 	}
 	bid, err := t.BuildID()
 	if err != nil {
-		return nil, fmt.Errorf("pprof export: %w", err)
+		return mapping{}, fmt.Errorf("pprof export: %w", err)
 	}
-	m.BuildID = bid
+	m.buildID = bid
 	return m, nil
 }
 

@@ -25,7 +25,8 @@ func loadGraph(t testing.TB, exe string, gmons ...string) *callgraph.Graph {
 }
 
 // exportRoundTrip exports d, writes it, parses it back with pprof's
-// parser and checks it.
+// parser and checks it: valid, and encoded byte for byte as pprof's own
+// encoder encodes what it parsed.
 func exportRoundTrip(t testing.TB, d *diff.Profile, opt Options) (*profile.Profile, Stats) {
 	t.Helper()
 	var buf bytes.Buffer
@@ -35,6 +36,11 @@ func exportRoundTrip(t testing.TB, d *diff.Profile, opt Options) (*profile.Profi
 	p, err := profile.Parse(&buf)
 	require.NoError(t, err)
 	require.NoError(t, p.CheckValid())
+	built, _, err := Build(d, opt)
+	require.NoError(t, err)
+	var theirs bytes.Buffer
+	require.NoError(t, p.Copy().WriteUncompressed(&theirs))
+	require.True(t, bytes.Equal(theirs.Bytes(), built.Marshal()), "encoded as google/pprof encodes it")
 	require.Len(t, p.SampleType, 3)
 	assert.Equal(t, "cpu", p.DefaultSampleType)
 	assert.Equal(t, []string{"samples", "cpu", "calls"}, []string{p.SampleType[0].Type, p.SampleType[1].Type, p.SampleType[2].Type})

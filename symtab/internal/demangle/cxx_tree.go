@@ -1,5 +1,7 @@
 package demangle
 
+import "sync"
+
 // kind says what a node of a parsed C++ name is. The set of kinds and the
 // shape of each (what its left and right children hold) follow libiberty's
 // component tree, because its spellings depend on that shape: lists are
@@ -211,8 +213,10 @@ type operator struct {
 	arity int
 }
 
-// operators maps a two-letter operator code to the operator.
-var operators = func() map[string]*operator {
+// operators returns the map of a two-letter operator code to the
+// operator, built on first use: not at start-up, which every run of
+// egprof pays for, C++ or not.
+var operators = sync.OnceValue(func() map[string]*operator {
 	list := []operator{
 		{"aN", "&=", 2}, {"aS", "=", 2}, {"aa", "&&", 2}, {"ad", "&", 1},
 		{"an", "&", 2}, {"at", "alignof ", 1}, {"aw", "co_await ", 1},
@@ -241,7 +245,7 @@ var operators = func() map[string]*operator {
 		m[list[i].code] = &list[i]
 	}
 	return m
-}()
+})
 
 // isNewCast reports whether op is one of C++'s named casts.
 func (op *operator) isNewCast() bool {
