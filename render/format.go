@@ -18,22 +18,26 @@ func fixed(v float64, width, prec int) string {
 	return string(appendFixed(nil, v, width, prec))
 }
 
-// appendFixed appends v formatted as fixed does to b.
+// appendFixed appends v formatted as fixed does to b. The number is
+// formatted on the stack first, so that the padding goes in front of it
+// without moving it.
 func appendFixed(b []byte, v float64, width, prec int) []byte {
-	start := len(b)
+	var tmp [32]byte
+	var d []byte
 	switch {
 	case math.IsNaN(v):
 		// The NaN of 0.0/0.0 on x86 has its sign bit set; glibc prints it
 		// as "-nan", which is what gprof shows when the rate is 0.
-		b = append(b, "-nan"...)
+		d = append(tmp[:0], "-nan"...)
 	case math.IsInf(v, 1):
-		b = append(b, "inf"...)
+		d = append(tmp[:0], "inf"...)
 	case math.IsInf(v, -1):
-		b = append(b, "-inf"...)
+		d = append(tmp[:0], "-inf"...)
 	default:
-		b = appendDecimal(b, v, prec)
+		d = appendDecimal(tmp[:0], v, prec)
 	}
-	return alignRight(b, start, width)
+	b = appendSpaces(b, width-len(d))
+	return append(b, d...)
 }
 
 // pow10 are the scales appendDecimal's fast path handles.
@@ -41,8 +45,9 @@ var pow10 = [...]float64{1, 10, 100, 1000, 10000}
 
 // appendDecimal appends v with prec decimals, rounded as printf rounds
 // (the exact binary value, ties to even). Non-negative values whose
-// scaled value is an integer plus a fraction clear of 0, 1/2 and 1 by
-// more than the scaling's rounding error are formatted from that integer;
+// scaled value has a fraction clear of 1/2 by more than the scaling's
+// rounding error are rounded to an integer and formatted from it (zero
+// and whole numbers included: the error cannot carry them past a half);
 // the rest go through strconv.
 func appendDecimal(b []byte, v float64, prec int) []byte {
 	if prec < len(pow10) && v >= 0 && !math.Signbit(v) {
@@ -50,10 +55,11 @@ func appendDecimal(b []byte, v float64, prec int) []byte {
 		if x < 1e15 {
 			n := math.Floor(x)
 			f := x - n
-			// The product is within half an ulp of v*10^prec; one ulp
-			// (at most 1/8 below 1e15) is a safe margin.
-			eps := math.Nextafter(x, math.Inf(1)) - x
-			if f > eps && f < 1-eps && math.Abs(f-0.5) > eps {
+			// The product is within half an ulp of v*10^prec; x*2^-52,
+			// at least one ulp (and at most 1/4 below 1e15), is a safe
+			// margin.
+			eps := x * 0x1p-52
+			if math.Abs(f-0.5) > eps {
 				u := uint64(n)
 				if f > 0.5 {
 					u++
@@ -65,34 +71,45 @@ func appendDecimal(b []byte, v float64, prec int) []byte {
 	return strconv.AppendFloat(b, v, 'f', prec, 64)
 }
 
-// appendScaled appends u / 10^prec with exactly prec decimals.
+// appendScaled appends u / 10^prec with exactly prec decimals and at
+// least one digit before the point. The digits are written from the last
+// one back, on the stack: the numbers printed are small, and this is
+// cheaper than strconv for them.
 func appendScaled(b []byte, u uint64, prec int) []byte {
-	if prec == 0 {
-		return strconv.AppendUint(b, u, 10)
+	var buf [32]byte // 20 digits, the point and up to 4 decimals
+	i := len(buf)
+	if prec > 0 {
+		for range prec {
+			i--
+			buf[i] = byte('0' + u%10)
+			u /= 10
+		}
+		i--
+		buf[i] = '.'
 	}
-	var digits [24]byte
-	d := strconv.AppendUint(digits[:0], u, 10)
-	for len(d) <= prec { // at least one digit before the point
-		d = append(d, 0)
-		copy(d[1:], d)
-		d[0] = '0'
+	for {
+		i--
+		buf[i] = byte('0' + u%10)
+		u /= 10
+		if u == 0 {
+			break
+		}
 	}
-	b = append(b, d[:len(d)-prec]...)
-	b = append(b, '.')
-	return append(b, d[len(d)-prec:]...)
+	return append(b, buf[i:]...)
 }
 
 // appendUint appends v right-aligned in width columns, as C's "%*d" does.
 func appendUint(b []byte, v uint64, width int) []byte {
-	start := len(b)
-	return alignRight(strconv.AppendUint(b, v, 10), start, width)
+	d := appendScaled(make([]byte, 0, 24), v, 0)
+	b = appendSpaces(b, width-len(d))
+	return append(b, d...)
 }
 
 // appendUintLeft appends v left-aligned in width columns, as C's "%-*d"
 // does.
 func appendUintLeft(b []byte, v uint64, width int) []byte {
 	start := len(b)
-	b = strconv.AppendUint(b, v, 10)
+	b = appendScaled(b, v, 0)
 	return appendSpaces(b, width-(len(b)-start))
 }
 
@@ -107,23 +124,6 @@ func appendSpaces(b []byte, n int) []byte {
 	}
 	if n > 0 {
 		b = append(b, spaces[:n]...)
-	}
-	return b
-}
-
-// alignRight pads the text b[start:] on the left with blanks to width
-// columns; longer text is left as it is.
-func alignRight(b []byte, start, width int) []byte {
-	n := len(b) - start
-	pad := width - n
-	if pad <= 0 {
-		return b
-	}
-	b = appendSpaces(b, pad)
-	copy(b[start+pad:], b[start:start+n])
-	copy(b[start:start+pad], spaces[:min(pad, len(spaces))])
-	for i := start + len(spaces); i < start+pad; i++ {
-		b[i] = ' '
 	}
 	return b
 }
