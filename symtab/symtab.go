@@ -4,6 +4,7 @@
 package symtab
 
 import (
+	"cmp"
 	"debug/elf"
 	"errors"
 	"fmt"
@@ -613,16 +614,33 @@ func sortByAddr(syms []Symbol) {
 	if slices.IsSortedFunc(syms, func(a, b Symbol) int { return addrCmp(&a, &b) }) {
 		return
 	}
-	// Sort positions (small) rather than the symbols themselves, then
-	// move each symbol once.
-	perm := make([]int32, len(syms))
-	for i := range perm {
-		perm[i] = int32(i)
+	// Sort compact keys rather than the symbols themselves, then move
+	// each symbol once. A key holds the address, then the rank AddrOrder
+	// gives the kind (functions first, then globals first), then the
+	// position: all keys differ, so an unstable sort of them orders the
+	// symbols as a stable sort by AddrOrder would.
+	type sortKey struct{ addr, rest uint64 }
+	keys := make([]sortKey, len(syms))
+	for i := range syms {
+		s := &syms[i]
+		rank := uint64(0)
+		if !s.IsFunc {
+			rank = 2
+		}
+		if s.IsStatic {
+			rank++
+		}
+		keys[i] = sortKey{s.Addr, rank<<32 | uint64(i)}
 	}
-	slices.SortStableFunc(perm, func(a, b int32) int { return addrCmp(&syms[a], &syms[b]) })
+	slices.SortFunc(keys, func(a, b sortKey) int {
+		if c := cmp.Compare(a.addr, b.addr); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.rest, b.rest)
+	})
 	sorted := make([]Symbol, len(syms))
-	for i, k := range perm {
-		sorted[i] = syms[k]
+	for i, k := range keys {
+		sorted[i] = syms[uint32(k.rest)]
 	}
 	copy(syms, sorted)
 }
