@@ -216,7 +216,13 @@ func ResolveSpecs(tab *symtab.Table, specs []SpecUse) (Tables, SpecArcs) {
 		lefts[k] = matchRun{prev: -2, first: -1}
 		rightRuns[k] = matchRun{prev: -2, first: -1}
 	}
+	names := specNames(ids)
 	for i := range tab.Syms {
+		if names != nil {
+			if _, ok := names[tab.Syms[i].Name]; !ok {
+				continue // no spec matches the symbol
+			}
+		}
 		for k := range ids {
 			if match(&ids[k].left, i) {
 				lefts[k].extend(tab, &slots[ids[k].table], i)
@@ -287,6 +293,30 @@ func ResolveSpecs(tab *symtab.Table, specs []SpecUse) (Tables, SpecArcs) {
 		sa.Arcs = append(sa.Arcs, SpecArc{Parent: base[a.table] + a.from, Child: rightBase + a.to})
 	}
 	return tables, sa
+}
+
+// specNames returns the names the specs match when each of their parts
+// names a symbol or a missing file (as gprof's default exclusions do):
+// then no other symbol matches any spec. It returns nil when some part
+// can match any name.
+func specNames(ids []parsedSpec) map[string]struct{} {
+	names := make(map[string]struct{}, 2*len(ids))
+	add := func(p *specPart) bool {
+		if p.noFile {
+			return true
+		}
+		if p.name == "" {
+			return false
+		}
+		names[p.name] = struct{}{}
+		return true
+	}
+	for k := range ids {
+		if !add(&ids[k].left) || ids[k].hasRight && !add(&ids[k].right) {
+			return nil
+		}
+	}
+	return names
 }
 
 // parseSpecs parses the symspecs into gprof's list, which holds the newest
