@@ -32,7 +32,7 @@ const (
 func CheckBelongs(prof *gmon.Profile, tab *symtab.Table) error {
 	samples, inside := uint64(0), uint64(0)
 	for _, h := range prof.Hists {
-		all, in := binsInside(tab, h.LowPC, h.HighPC, len(h.Bins), func(i int) uint64 { return uint64(h.Bins[i]) })
+		all, in := binsInside(tab, h.LowPC, h.HighPC, h.Bins)
 		samples, inside = samples+all, inside+in
 	}
 	return checkBelongs(tab, prof.Arcs, samples, inside)
@@ -42,7 +42,7 @@ func CheckBelongs(prof *gmon.Profile, tab *symtab.Table) error {
 func CheckFileBelongs(f *gmon.File, tab *symtab.Table) error {
 	samples, inside := uint64(0), uint64(0)
 	for _, h := range f.Hists {
-		all, in := binsInside(tab, h.LowPC, h.HighPC, len(h.Bins), func(i int) uint64 { return uint64(h.Bins[i]) })
+		all, in := binsInside(tab, h.LowPC, h.HighPC, h.Bins)
 		samples, inside = samples+all, inside+in
 	}
 	return checkBelongs(tab, f.Arcs, samples, inside)
@@ -82,16 +82,17 @@ func checkBelongs(tab *symtab.Table, arcs []gmon.ArcRecord, samples, inside uint
 	return nil
 }
 
-// binsInside returns the samples of a histogram of n bins over [low, high)
+// binsInside returns the samples of a histogram of bins over [low, high)
 // and, once one is found, the samples of a bin whose start falls inside a
 // function (the check needs only to know whether any does).
-func binsInside(tab *symtab.Table, low, high uint64, n int, bin func(int) uint64) (all, inside uint64) {
+func binsInside[T int64 | uint16](tab *symtab.Table, low, high uint64, bins []T) (all, inside uint64) {
+	n := len(bins)
 	if n == 0 || high <= low {
 		return 0, 0
 	}
 	width := (high - low) / uint64(n)
-	for i := 0; i < n; i++ {
-		b := bin(i)
+	for i, v := range bins {
+		b := uint64(v)
 		if b == 0 {
 			continue
 		}
