@@ -499,8 +499,8 @@ func (c *config) writeGraphFiles(d *diff.Profile, stderr io.Writer) int {
 			PlusName:  strings.Join(c.gmonFiles, " "),
 			MinusName: strings.Join(c.ext.diffFiles, " "),
 		}
-		if !c.ext.graphTopSet && (f.format == formatSVG || f.format == formatPNG) {
-			opt.Select.Top = graphfile.DefaultImageTop
+		if f.format == formatSVG || f.format == formatPNG {
+			opt.Select = c.pictureSelection(sel)
 		}
 		if err := writeGraphFile(f.path, f.format, d, opt); err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", c.argv0, err)
@@ -508,6 +508,17 @@ func (c *config) writeGraphFiles(d *diff.Profile, stderr io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// pictureSelection is sel for a drawn picture (SVG, PNG, the HTML page's
+// call graph): without --graph-top it keeps at most
+// graphfile.DefaultImageTop functions, beyond which graphviz's layout
+// gets slow.
+func (c *config) pictureSelection(sel diff.GraphOptions) diff.GraphOptions {
+	if !c.ext.graphTopSet {
+		sel.Top = graphfile.DefaultImageTop
+	}
+	return sel
 }
 
 // graphSelection is what the graph files of d keep, as the options say:

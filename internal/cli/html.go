@@ -8,7 +8,6 @@ import (
 	"github.com/egprof/egprof/internal/atomicfile"
 	"github.com/egprof/egprof/ranks"
 	"github.com/egprof/egprof/render"
-	"github.com/egprof/egprof/render/graphfile"
 	"github.com/egprof/egprof/render/html"
 )
 
@@ -48,10 +47,7 @@ func (c *config) writeHTML(d *diff.Profile, dt *render.DiffText, scaling string,
 			fmt.Fprintf(stderr, "%s: --html=%s: %v\n", c.argv0, c.ext.html, err)
 			return 1
 		}
-		if !c.ext.graphTopSet {
-			sel.Top = graphfile.DefaultImageTop
-		}
-		g := d.SelectGraph(sel)
+		g := d.SelectGraph(c.pictureSelection(sel))
 		opt.Graph = &g
 	}
 	err := atomicfile.Write(c.ext.html, func(w io.Writer) error {
