@@ -71,14 +71,22 @@ func (f *Function) TotalDelta() float64 {
 // treating each side's sample count as a Poisson count: the variances of
 // the two counts (equal to the counts) add.
 func (f *Function) NoiseSE(plusHZ, minusHZ float64) float64 {
-	// A count X scaled by k has the variance k*k*X = k*(kX), and Samples
-	// hold kX.
+	return CountNoiseSE(f.Plus.Samples, f.Plus.Scale, plusHZ, f.Minus.Samples, f.Minus.Scale, minusHZ)
+}
+
+// CountNoiseSE is the standard error, in seconds, of the difference of
+// two sample counts, each side's taken as a Poisson count scaled by its
+// scale (0 means 1) and converted to seconds at its sampling rate (a side
+// whose rate is 0 is left out). The counts given are the scaled ones.
+func CountNoiseSE(plusSamples, plusScale, plusHZ, minusSamples, minusScale, minusHZ float64) float64 {
+	// A count X scaled by k has the variance k*k*X = k*(kX), and the
+	// counts given hold kX.
 	v := 0.0
 	if plusHZ > 0 {
-		v += scaleOf(f.Plus.Scale) * math.Abs(f.Plus.Samples) / (plusHZ * plusHZ)
+		v += scaleOf(plusScale) * math.Abs(plusSamples) / (plusHZ * plusHZ)
 	}
 	if minusHZ > 0 {
-		v += scaleOf(f.Minus.Scale) * math.Abs(f.Minus.Samples) / (minusHZ * minusHZ)
+		v += scaleOf(minusScale) * math.Abs(minusSamples) / (minusHZ * minusHZ)
 	}
 	return math.Sqrt(v)
 }

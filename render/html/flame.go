@@ -169,25 +169,15 @@ func flameGraph(d *diff.Profile, opt Options, id []int) (*flameJSON, Stats, erro
 // each side's samples taken as one Poisson count (as
 // diff.Function.NoiseSE takes a function's self samples).
 func withinNoise(f *frame, kp, km, hzp, hzm float64) bool {
-	v, delta := 0.0, 0.0
+	plus, minus := float64(f.plus[1]), float64(f.minus[1])
+	delta := 0.0
 	if hzp > 0 {
-		s := float64(f.plus[1]) / hzp
-		v += scaleOr1(kp) * math.Abs(s) / hzp
-		delta += s
+		delta += plus / hzp
 	}
 	if hzm > 0 {
-		s := float64(f.minus[1]) / hzm
-		v += scaleOr1(km) * math.Abs(s) / hzm
-		delta -= s
+		delta -= minus / hzm
 	}
-	return math.Abs(delta) <= diff.NoiseSEs*math.Sqrt(v)
-}
-
-func scaleOr1(k float64) float64 {
-	if k == 0 {
-		return 1
-	}
-	return k
+	return math.Abs(delta) <= diff.NoiseSEs*diff.CountNoiseSE(plus, kp, hzp, minus, km, hzm)
 }
 
 func abs(v int64) int64 {
