@@ -28,7 +28,7 @@ func main() {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) != 0 {
 		fmt.Fprintln(stderr, "usage: egprof-charts <REQUEST >CHARTS\n"+
-			"Draws the charts egprof asks for on standard input (a gob-encoded request)\n"+
+			"Draws the charts egprof asks for on standard input (a request in egprof's wire format)\n"+
 			"and writes them to standard output; egprof runs it for --rank-plots and --plots.")
 		return 2
 	}

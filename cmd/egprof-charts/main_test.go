@@ -83,7 +83,7 @@ func TestChartsSurviveThePipe(t *testing.T) {
 // Bad input and arguments end with a message and a non-zero status.
 func TestBadInput(t *testing.T) {
 	var out, stderr bytes.Buffer
-	assert.Equal(t, 1, run(nil, strings.NewReader("not gob"), &out, &stderr))
+	assert.Equal(t, 1, run(nil, strings.NewReader("not a request"), &out, &stderr))
 	assert.Contains(t, stderr.String(), "egprof-charts: decoding the chart request")
 	assert.Zero(t, out.Len())
 	stderr.Reset()
