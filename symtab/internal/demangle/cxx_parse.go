@@ -107,42 +107,36 @@ const (
 )
 
 // compositeNeeds says, for each kind comp may make, which children must
-// be present for the node to be made.
-var compositeNeeds = func() [kTemplatePackParm + 1]uint8 {
-	var t [kTemplatePackParm + 1]uint8
-	for i := range t {
-		t[i] = notComposite
+// be present for the node to be made (a switch rather than a table built
+// at start-up, which every run of egprof would pay for).
+func compositeNeeds(k kind) uint8 {
+	switch k {
+	case kQualName, kLocalName, kTypedName, kTaggedName, kTemplate, kConstructionVtable,
+		kVendorTypeQual, kPtrmemType, kUnary, kBinary, kBinaryArgs, kTrinary, kTrinaryArg1,
+		kLiteral, kLiteralNeg, kVendorExpr, kCompoundName, kVectorType, kClone, kModuleEntity:
+		return needsBoth
+	case kVtable, kVTT, kTypeinfo, kTypeinfoName, kTypeinfoFn, kThunk, kVirtualThunk,
+		kCovariantThunk, kJavaClass, kGuard, kTLSInit, kTLSWrapper, kRefTemp, kHiddenAlias,
+		kTransactionClone, kNonTransactionClone, kPointer, kReference, kRvalueReference,
+		kComplex, kImaginary, kVendorType, kCast, kConversion, kJavaResource, kDecltype,
+		kPackExpansion, kGlobalConstructors, kGlobalDestructors, kNullary, kTrinaryArg2,
+		kTparmObj, kStructuredBinding, kModuleInit, kTemplateHead, kTemplateNonTypeParm,
+		kTemplateTemplateParm, kTemplatePackParm:
+		return needsLeft
+	case kArrayType, kInitializerList, kModuleName, kModulePartition:
+		return needsRight
+	case kFunctionType, kRestrict, kVolatile, kConst, kArgList, kTemplateArgList,
+		kTemplateTypeParm, kRestrictThis, kVolatileThis, kConstThis, kReferenceThis,
+		kRvalueReferenceThis, kTransactionSafe, kNoexcept, kThrowSpec:
+		return needsNone
 	}
-	for _, k := range []kind{kQualName, kLocalName, kTypedName, kTaggedName, kTemplate,
-		kConstructionVtable, kVendorTypeQual, kPtrmemType, kUnary, kBinary, kBinaryArgs,
-		kTrinary, kTrinaryArg1, kLiteral, kLiteralNeg, kVendorExpr, kCompoundName,
-		kVectorType, kClone, kModuleEntity} {
-		t[k] = needsBoth
-	}
-	for _, k := range []kind{kVtable, kVTT, kTypeinfo, kTypeinfoName, kTypeinfoFn, kThunk,
-		kVirtualThunk, kCovariantThunk, kJavaClass, kGuard, kTLSInit, kTLSWrapper, kRefTemp,
-		kHiddenAlias, kTransactionClone, kNonTransactionClone, kPointer, kReference,
-		kRvalueReference, kComplex, kImaginary, kVendorType, kCast, kConversion,
-		kJavaResource, kDecltype, kPackExpansion, kGlobalConstructors, kGlobalDestructors,
-		kNullary, kTrinaryArg2, kTparmObj, kStructuredBinding, kModuleInit, kTemplateHead,
-		kTemplateNonTypeParm, kTemplateTemplateParm, kTemplatePackParm} {
-		t[k] = needsLeft
-	}
-	for _, k := range []kind{kArrayType, kInitializerList, kModuleName, kModulePartition} {
-		t[k] = needsRight
-	}
-	for _, k := range []kind{kFunctionType, kRestrict, kVolatile, kConst, kArgList,
-		kTemplateArgList, kTemplateTypeParm, kRestrictThis, kVolatileThis, kConstThis,
-		kReferenceThis, kRvalueReferenceThis, kTransactionSafe, kNoexcept, kThrowSpec} {
-		t[k] = needsNone
-	}
-	return t
-}()
+	return notComposite
+}
 
 // comp makes a node with two children; a missing child that the kind
 // needs (a failure below) makes it fail too, without using a node.
 func (p *cxxParser) comp(k kind, left, right *node) *node {
-	switch compositeNeeds[k] {
+	switch compositeNeeds(k) {
 	case needsBoth:
 		if left == nil || right == nil {
 			return nil

@@ -596,8 +596,8 @@ func (pr *cxxPrinter) printNode(o printOpts, n *node) {
 }
 
 // specialPrefix is what the special names print before what they are
-// for.
-var specialPrefix = map[kind]string{
+// for (an array: a map would be built at start-up).
+var specialPrefix = [256]string{
 	kModuleInit:          "initializer for module ",
 	kVtable:              "vtable for ",
 	kVTT:                 "VTT for ",
@@ -1182,7 +1182,8 @@ func (pr *cxxPrinter) literal(o printOpts, n *node) {
 	}
 }
 
-var integerSuffix = map[printStyle]string{
+// integerSuffix is the suffix of an integer literal's style.
+var integerSuffix = [256]string{
 	litUnsigned: "u", litLong: "l", litUnsignedLong: "ul",
 	litLongLong: "ll", litUnsignedLongLong: "ull",
 }

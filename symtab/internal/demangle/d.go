@@ -233,10 +233,25 @@ func (d *dDemangler) isSymbolName(pos int) bool {
 	return isDigit(d.at(pos - off))
 }
 
-// dConventions maps a calling convention's letter to its spelling.
-var dConventions = map[byte]string{
-	'F': "", 'U': "extern(C) ", 'W': "extern(Windows) ", 'V': "extern(Pascal) ",
-	'R': "extern(C++) ", 'Y': "extern(Objective-C) ",
+// dConvention returns the spelling of a calling convention's letter, and
+// whether it is one. (This and the tables below are a switch and arrays,
+// not maps, which would be built at start-up.)
+func dConvention(c byte) (string, bool) {
+	switch c {
+	case 'F':
+		return "", true
+	case 'U':
+		return "extern(C) ", true
+	case 'W':
+		return "extern(Windows) ", true
+	case 'V':
+		return "extern(Pascal) ", true
+	case 'R':
+		return "extern(C++) ", true
+	case 'Y':
+		return "extern(Objective-C) ", true
+	}
+	return "", false
 }
 
 // callConvention reads a function's calling convention.
@@ -244,7 +259,7 @@ func (d *dDemangler) callConvention(out *dText, pos int) int {
 	if pos < 0 {
 		return noPos
 	}
-	s, ok := dConventions[d.at(pos)]
+	s, ok := dConvention(d.at(pos))
 	if !ok {
 		return noPos
 	}
@@ -281,8 +296,8 @@ func (d *dDemangler) typeModifiers(out *dText, pos int) int {
 }
 
 // dAttributes maps a function attribute's letter (after 'N') to its
-// spelling.
-var dAttributes = map[byte]string{
+// spelling ("" for a letter that is none).
+var dAttributes = [256]string{
 	'a': "pure ", 'b': "nothrow ", 'c': "ref ", 'd': "@property ", 'e': "@trusted ",
 	'f': "@safe ", 'i': "@nogc ", 'j': "return ", 'l': "scope ", 'm': "@live ",
 }
@@ -298,8 +313,8 @@ func (d *dDemangler) attributes(out *dText, pos int) int {
 		if c == 'g' || c == 'h' || c == 'k' || c == 'n' {
 			break
 		}
-		s, ok := dAttributes[c]
-		if !ok {
+		s := dAttributes[c]
+		if s == "" {
 			return noPos
 		}
 		out.add(s)
@@ -397,8 +412,9 @@ func (d *dDemangler) functionArgs(out *dText, pos int) int {
 	return pos
 }
 
-// dBasicTypes maps a one-letter type to its name.
-var dBasicTypes = map[byte]string{
+// dBasicTypes maps a one-letter type to its name ("" for a letter that is
+// none).
+var dBasicTypes = [256]string{
 	'n': "typeof(null)", 'v': "void", 'g': "byte", 'h': "ubyte", 's': "short",
 	't': "ushort", 'i': "int", 'k': "uint", 'l': "long", 'm': "ulong", 'f': "float",
 	'd': "double", 'e': "real", 'o': "ifloat", 'p': "idouble", 'j': "ireal",
@@ -503,7 +519,7 @@ func (d *dDemangler) typ(out *dText, pos int) int {
 	case 'Q':
 		return d.typeBackref(out, pos, false)
 	default:
-		if s, ok := dBasicTypes[c]; ok {
+		if s := dBasicTypes[c]; s != "" {
 			out.add(s)
 			return pos + 1
 		}
