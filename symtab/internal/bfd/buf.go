@@ -46,37 +46,71 @@ func (b *buf) atEnd() bool { return b.off >= b.end }
 
 // uint reads an unsigned value of n bytes (1, 2, 4 or 8).
 func (b *buf) uint(n int) uint64 {
-	if b.err != nil || b.end-b.off < n {
-		b.fail()
-		return 0
-	}
-	v := b.data[b.off : b.off+n]
-	b.off += n
 	switch n {
 	case 1:
-		return uint64(v[0])
+		return b.u8()
 	case 2:
-		if b.big {
-			return uint64(binary.BigEndian.Uint16(v))
-		}
-		return uint64(binary.LittleEndian.Uint16(v))
+		return b.u16()
 	case 4:
-		if b.big {
-			return uint64(binary.BigEndian.Uint32(v))
-		}
-		return uint64(binary.LittleEndian.Uint32(v))
+		return b.u32()
 	default:
-		if b.big {
-			return binary.BigEndian.Uint64(v)
-		}
-		return binary.LittleEndian.Uint64(v)
+		return b.u64()
 	}
 }
 
-func (b *buf) u8() uint64  { return b.uint(1) }
-func (b *buf) u16() uint64 { return b.uint(2) }
-func (b *buf) u32() uint64 { return b.uint(4) }
-func (b *buf) u64() uint64 { return b.uint(8) }
+// The readers of each size are separate small functions, so that the
+// compiler inlines them into the decoding loops.
+
+// take returns the next n bytes, or nil (and a failure) when they do not
+// fit.
+func (b *buf) take(n int) []byte {
+	if b.err != nil || b.end-b.off < n {
+		b.fail()
+		return nil
+	}
+	b.off += n
+	return b.data[b.off-n : b.off]
+}
+
+func (b *buf) u8() uint64 {
+	if v := b.take(1); v != nil {
+		return uint64(v[0])
+	}
+	return 0
+}
+
+func (b *buf) u16() uint64 {
+	v := b.take(2)
+	switch {
+	case v == nil:
+		return 0
+	case b.big:
+		return uint64(binary.BigEndian.Uint16(v))
+	}
+	return uint64(binary.LittleEndian.Uint16(v))
+}
+
+func (b *buf) u32() uint64 {
+	v := b.take(4)
+	switch {
+	case v == nil:
+		return 0
+	case b.big:
+		return uint64(binary.BigEndian.Uint32(v))
+	}
+	return uint64(binary.LittleEndian.Uint32(v))
+}
+
+func (b *buf) u64() uint64 {
+	v := b.take(8)
+	switch {
+	case v == nil:
+		return 0
+	case b.big:
+		return binary.BigEndian.Uint64(v)
+	}
+	return binary.LittleEndian.Uint64(v)
+}
 
 // u24 reads a 3-byte value (DW_FORM_strx3/addrx3) one byte at a time, as
 // BFD's read_3_bytes does.

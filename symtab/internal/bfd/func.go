@@ -168,6 +168,7 @@ func (s *Lines) scanUnit(u *unit) bool {
 		}
 		var lowPC, highPC uint64
 		highRel := false
+		var a attr
 		for _, st := range u.skipPlan(ab) {
 			if st.fixed != stepValue {
 				if !s.skipStep(u, ab, st, &b) {
@@ -177,8 +178,7 @@ func (s *Lines) scanUnit(u *unit) bool {
 			}
 			spec := &ab.attrs[st.from]
 			// Only a function's names are used.
-			a, ok := s.readAttr(u, spec.form, spec.implicit, &b, fn != nil)
-			if !ok {
+			if !s.readAttr(u, spec.form, spec.implicit, &b, fn != nil, &a) {
 				return false
 			}
 			a.name = spec.name
@@ -305,9 +305,9 @@ func (s *Lines) findAbstract(u *unit, a attr, depth int, name *optString, linkag
 		s.warnf("could not find abbrev number %d", num)
 		return false
 	}
+	var v attr
 	for _, spec := range ab.attrs {
-		v, ok := s.readAttrValue(u, spec.form, spec.implicit, &b)
-		if !ok {
+		if !s.readAttrValue(u, spec.form, spec.implicit, &b, &v) {
 			break
 		}
 		switch spec.name {

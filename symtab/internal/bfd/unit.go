@@ -123,9 +123,9 @@ func (s *Lines) parseUnit(off, length, start, offsetSize int) *unit {
 	var lowPC, highPC uint64
 	highRel := false
 	var deferred []attr
+	var a attr
 	for _, spec := range ab.attrs {
-		a, ok := s.readAttrValue(u, spec.form, spec.implicit, &b)
-		if !ok {
+		if !s.readAttrValue(u, spec.form, spec.implicit, &b, &a) {
 			u.failed = true
 			return nil
 		}
