@@ -90,8 +90,16 @@ func nextDIE(b *buf, nesting *int) (num uint32, ok bool) {
 // names and ranges. BFD finds a function of the second pass by its DIE
 // offset; both passes walk the same DIEs, so the n-th function DIE of the
 // second pass is the n-th function found by the first.
+//
+// The second pass only reads the DIEs of functions, variables and
+// members; it steps over the others as the first pass did. When stepping
+// over them recorded no message in the first pass, it has no effect at
+// all the second time, and the second pass goes straight from one DIE it
+// reads to the next, at the offsets the first pass noted.
 func (s *Lines) scanUnit(u *unit) bool {
 	nfuncs := 0
+	warned := s.warned
+	var read []dieAt // the DIEs the second pass reads
 
 	b := s.dieCursor(u)
 	for nesting := 0; ; {
@@ -115,6 +123,9 @@ func (s *Lines) scanUnit(u *unit) bool {
 		if isFuncTag(ab.tag) {
 			nfuncs++
 		}
+		if isFuncTag(ab.tag) || ab.tag == tagVariable || ab.tag == tagMember {
+			read = append(read, dieAt{off: b.off, ab: ab})
+		}
 		if !s.skipDIE(u, ab, &b) {
 			return false
 		}
@@ -135,6 +146,23 @@ func (s *Lines) scanUnit(u *unit) bool {
 	}
 	u.funcs = funcs
 
+	if s.warned == warned {
+		nextFunc := 0
+		for _, d := range read {
+			var fn *funcInfo
+			if isFuncTag(d.ab.tag) {
+				fn = funcs[nextFunc]
+				nextFunc++
+			}
+			b := s.cursor(&s.info, d.off, u.end)
+			if !s.readDIE(u, d.ab, &b, fn) {
+				return false
+			}
+		}
+		s.buildFuncLookup(u)
+		return true
+	}
+
 	b = s.dieCursor(u)
 	nextFunc := 0
 	for nesting := 0; ; {
@@ -150,13 +178,10 @@ func (s *Lines) scanUnit(u *unit) bool {
 			return false
 		}
 		var fn *funcInfo
-		isVar := false
 		if isFuncTag(ab.tag) {
 			fn = funcs[nextFunc]
 			nextFunc++
-		} else if ab.tag == tagVariable || ab.tag == tagMember {
-			isVar = true
-		} else {
+		} else if ab.tag != tagVariable && ab.tag != tagMember {
 			// Nothing of other DIEs is used.
 			if !s.skipDIE(u, ab, &b) {
 				return false
@@ -166,84 +191,101 @@ func (s *Lines) scanUnit(u *unit) bool {
 			}
 			continue
 		}
-		var lowPC, highPC uint64
-		highRel := false
-		var a attr
-		for _, st := range u.skipPlan(ab) {
-			if st.fixed != stepValue {
-				if !s.skipStep(u, ab, st, &b) {
-					return false
-				}
-				continue
-			}
-			spec := &ab.attrs[st.from]
-			// Only a function's names are used.
-			if !s.readAttr(u, spec.form, spec.implicit, &b, fn != nil, &a) {
-				return false
-			}
-			a.name = spec.name
-			if fn != nil {
-				switch a.name {
-				case atCallFile, atDeclFile:
-					if isIntForm(a.form) {
-						s.checkFile(u.table, a.val)
-					}
-				case atAbstractOrigin, atSpecification:
-					if isIntForm(a.form) && !s.findAbstract(u, a, 0, &fn.name, &fn.isLinkage) {
-						return false
-					}
-				case atName:
-					if !fn.name.ok && isStrForm(a.form) {
-						fn.name = a.str
-						if mangleStyleIsC(u.lang) {
-							fn.isLinkage = true
-						}
-					}
-				case atLinkageName, atMIPSLinkageName:
-					if isStrForm(a.form) {
-						fn.name = a.str
-						fn.isLinkage = true
-					}
-				case atLowPC:
-					if isIntForm(a.form) {
-						lowPC = a.val
-					}
-				case atHighPC:
-					if isIntForm(a.form) {
-						highPC = a.val
-						highRel = a.form != formAddr
-					}
-				case atRanges:
-					if isIntForm(a.form) && !s.readRangeList(u, &fn.arange, a.val) {
-						return false
-					}
-				}
-			} else if isVar {
-				switch {
-				case a.name == atSpecification && isIntForm(a.form) && a.val != 0:
-					// Only the side effects matter (other units may get
-					// decoded); BFD goes on after a failure.
-					var name optString
-					var linkage bool
-					if !s.findAbstract(u, a, 0, &name, &linkage) {
-						s.warnf("could not find variable specification at offset 0x%x", a.val)
-					}
-				case a.name == atDeclFile && isIntForm(a.form):
-					s.checkFile(u.table, a.val)
-				}
-			}
+		if !s.readDIE(u, ab, &b, fn) {
+			return false
 		}
 		if ab.hasChildren {
 			nesting++
 		}
-		if highRel {
-			highPC += lowPC
-		}
-		if fn != nil && highPC != 0 {
-			s.arangeAdd(u, &fn.arange, lowPC, highPC)
-		}
 	}
 	s.buildFuncLookup(u)
+	return true
+}
+
+// dieAt is a DIE of a unit: the offset of its attributes and its
+// abbreviation.
+type dieAt struct {
+	off int
+	ab  *abbrev
+}
+
+// readDIE reads the attributes of a DIE of the second pass of scanUnit:
+// into fn for a function, for their side effects only for a variable or
+// member (fn nil).
+func (s *Lines) readDIE(u *unit, ab *abbrev, b *buf, fn *funcInfo) bool {
+	var lowPC, highPC uint64
+	highRel := false
+	var a attr
+	for _, st := range u.skipPlan(ab) {
+		if st.fixed != stepValue {
+			if !s.skipStep(u, ab, st, b) {
+				return false
+			}
+			continue
+		}
+		spec := &ab.attrs[st.from]
+		// Only a function's names are used.
+		if !s.readAttr(u, spec.form, spec.implicit, b, fn != nil, &a) {
+			return false
+		}
+		a.name = spec.name
+		if fn != nil {
+			switch a.name {
+			case atCallFile, atDeclFile:
+				if isIntForm(a.form) {
+					s.checkFile(u.table, a.val)
+				}
+			case atAbstractOrigin, atSpecification:
+				if isIntForm(a.form) && !s.findAbstract(u, a, 0, &fn.name, &fn.isLinkage) {
+					return false
+				}
+			case atName:
+				if !fn.name.ok && isStrForm(a.form) {
+					fn.name = a.str
+					if mangleStyleIsC(u.lang) {
+						fn.isLinkage = true
+					}
+				}
+			case atLinkageName, atMIPSLinkageName:
+				if isStrForm(a.form) {
+					fn.name = a.str
+					fn.isLinkage = true
+				}
+			case atLowPC:
+				if isIntForm(a.form) {
+					lowPC = a.val
+				}
+			case atHighPC:
+				if isIntForm(a.form) {
+					highPC = a.val
+					highRel = a.form != formAddr
+				}
+			case atRanges:
+				if isIntForm(a.form) && !s.readRangeList(u, &fn.arange, a.val) {
+					return false
+				}
+			}
+			continue
+		}
+		switch {
+		case a.name == atSpecification && isIntForm(a.form) && a.val != 0:
+			// Only the side effects matter (other units may get
+			// decoded); BFD goes on after a failure.
+			var name optString
+			var linkage bool
+			if !s.findAbstract(u, a, 0, &name, &linkage) {
+				s.warnf("could not find variable specification at offset 0x%x", a.val)
+			}
+		case a.name == atDeclFile && isIntForm(a.form):
+			s.checkFile(u.table, a.val)
+		}
+	}
+	if highRel {
+		highPC += lowPC
+	}
+	if fn != nil && highPC != 0 {
+		s.arangeAdd(u, &fn.arange, lowPC, highPC)
+	}
 	return true
 }
 

@@ -35,6 +35,8 @@ type Lines struct {
 	// prints them; they are kept for the comparisons with it.
 	msgs             []string
 	prevFailedAbbrev uint32
+	// warned counts the messages recorded (kept or not, taken or not).
+	warned int
 
 	// ELF symbol fallback (_bfd_elf_find_function).
 	hasText   bool
@@ -69,6 +71,7 @@ const maxMessages = 1 << 16
 
 // warnf records a message as BFD's error handler prints it for gprof.
 func (s *Lines) warnf(format string, args ...any) {
+	s.warned++
 	if len(s.msgs) < maxMessages {
 		s.msgs = append(s.msgs, "BFD: DWARF error: "+fmt.Sprintf(format, args...))
 	}
