@@ -2,6 +2,7 @@ package bfd
 
 import (
 	"cmp"
+	"math"
 	"slices"
 )
 
@@ -99,7 +100,16 @@ func nextDIE(b *buf, nesting *int) (num uint32, ok bool) {
 func (s *Lines) scanUnit(u *unit) bool {
 	nfuncs := 0
 	warned := s.warned
-	var read []dieAt // the DIEs the second pass reads
+	// The DIEs the second pass reads. The list's memory is handed from
+	// unit to unit; a unit scanned while this one is (through an abstract
+	// origin in it) makes a list of its own.
+	read := s.dieBuf[:0]
+	s.dieBuf = nil
+	defer func() {
+		if cap(read) > cap(s.dieBuf) {
+			s.dieBuf = read[:0]
+		}
+	}()
 
 	b := s.dieCursor(u)
 	for nesting := 0; ; {
@@ -124,7 +134,7 @@ func (s *Lines) scanUnit(u *unit) bool {
 			nfuncs++
 		}
 		if isFuncTag(ab.tag) || ab.tag == tagVariable || ab.tag == tagMember {
-			read = append(read, dieAt{off: b.off, ab: ab})
+			read = append(read, dieAt{rel: uint32(b.off - u.firstChild), num: num})
 		}
 		if !s.skipDIE(u, ab, &b) {
 			return false
@@ -146,16 +156,17 @@ func (s *Lines) scanUnit(u *unit) bool {
 	}
 	u.funcs = funcs
 
-	if s.warned == warned {
+	if s.warned == warned && u.end-u.firstChild <= math.MaxUint32 {
 		nextFunc := 0
 		for _, d := range read {
+			ab := u.abbrevs.get(d.num)
 			var fn *funcInfo
-			if isFuncTag(d.ab.tag) {
+			if isFuncTag(ab.tag) {
 				fn = funcs[nextFunc]
 				nextFunc++
 			}
-			b := s.cursor(&s.info, d.off, u.end)
-			if !s.readDIE(u, d.ab, &b, fn) {
+			b := s.cursor(&s.info, u.firstChild+int(d.rel), u.end)
+			if !s.readDIE(u, ab, &b, fn) {
 				return false
 			}
 		}
@@ -202,11 +213,10 @@ func (s *Lines) scanUnit(u *unit) bool {
 	return true
 }
 
-// dieAt is a DIE of a unit: the offset of its attributes and its
-// abbreviation.
+// dieAt is a DIE of a unit: the offset of its attributes from the unit's
+// first child DIE, and its abbreviation number.
 type dieAt struct {
-	off int
-	ab  *abbrev
+	rel, num uint32
 }
 
 // readDIE reads the attributes of a DIE of the second pass of scanUnit:

@@ -29,6 +29,7 @@ type Lines struct {
 	lineTable0  *lineTable // table of the first unit with stmt_list 0
 	trie        *trieNode
 	nodeBuf     []lineNode // rows of the line table being decoded
+	dieBuf      []dieAt    // scanUnit's list of DIEs, kept for the next unit
 	trieBudget  int
 
 	// Messages BFD prints on stderr, in order, not yet taken. gprof
