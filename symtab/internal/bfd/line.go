@@ -497,15 +497,8 @@ func (s *Lines) runLineProgram(u *unit, b *buf, h lineHeader, t *tableBuilder) b
 				file = t.concat(1)
 			}
 		}
-		emit := func(end bool) {
-			t.add(row{addr: address, file: file, line: line, opIndex: uint8(opIndex), end: end})
-			if address < lowPC {
-				lowPC = address
-			}
-			if address > highPC {
-				highPC = address
-			}
-		}
+		// Each row is added where it is made (three places) rather than
+		// by a closure, which would keep the registers in memory.
 		for !endSeq && !b.atEnd() {
 			op := int(b.u8())
 			if op >= opcodeBase {
@@ -513,14 +506,16 @@ func (s *Lines) runLineProgram(u *unit, b *buf, h lineHeader, t *tableBuilder) b
 				if lineRange == 0 {
 					return false
 				}
+				q := adj / lineRange // one division for both parts
 				if maxOps == 1 {
-					address += uint64(adj / lineRange * minInsn)
+					address += uint64(q * minInsn)
 				} else {
-					address += uint64((opIndex + adj/lineRange) / maxOps * minInsn)
-					opIndex = (opIndex + adj/lineRange) % maxOps
+					address += uint64((opIndex + q) / maxOps * minInsn)
+					opIndex = (opIndex + q) % maxOps
 				}
-				line += uint32(h.lineBase + int32(adj%lineRange))
-				emit(false)
+				line += uint32(h.lineBase + int32(adj-q*lineRange))
+				t.add(row{addr: address, file: file, line: line, opIndex: uint8(opIndex)})
+				lowPC, highPC = min(lowPC, address), max(highPC, address)
 				continue
 			}
 			switch op {
@@ -529,7 +524,8 @@ func (s *Lines) runLineProgram(u *unit, b *buf, h lineHeader, t *tableBuilder) b
 				switch b.u8() {
 				case 1: // DW_LNE_end_sequence
 					endSeq = true
-					emit(true)
+					t.add(row{addr: address, file: file, line: line, opIndex: uint8(opIndex), end: true})
+					lowPC, highPC = min(lowPC, address), max(highPC, address)
 					s.arangeAdd(u, &u.arange, lowPC, highPC)
 				case 2: // DW_LNE_set_address
 					address = u.readAddress(b)
@@ -549,7 +545,8 @@ func (s *Lines) runLineProgram(u *unit, b *buf, h lineHeader, t *tableBuilder) b
 					return false
 				}
 			case 1: // DW_LNS_copy
-				emit(false)
+				t.add(row{addr: address, file: file, line: line, opIndex: uint8(opIndex)})
+				lowPC, highPC = min(lowPC, address), max(highPC, address)
 			case 2: // DW_LNS_advance_pc
 				adv := b.uleb()
 				if maxOps == 1 {
