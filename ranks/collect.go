@@ -243,7 +243,9 @@ func Collect(tab *symtab.Table, layout *Layout, inputs []Input, opt CollectOptio
 		func(w, _ int, j job) (outcome, error) {
 			if ws[w] == nil {
 				ws[w] = &worker{sum: NewSummary(opt.Exe, layout, opt.TopK), sc: newScratch(len(tab.Syms))}
-				ws[w].sum.lean = !opt.KeepHeaviest
+				if !opt.KeepHeaviest {
+					ws[w].sum.kept = &keptStore{inputs: inputs}
+				}
 			}
 			return c.do(ws[w], j)
 		},
@@ -421,10 +423,10 @@ func (c *candidates) apply(s *Summary) {
 		if !ok {
 			continue
 		}
-		inKeep := 0
-		if s.lean && len(c.regions) > 0 {
-			ri.keptIn, ri.kept = c.regions, make([]uint64, len(c.regions))
+		if ri.kept != nil {
+			ri.kept.setRegions(c.regions)
 		}
+		inKeep := 0
 		for _, r := range c.regions {
 			i := sort.Search(len(full), func(i int) bool { return full[i].Region >= r })
 			v := uint64(0)
@@ -434,7 +436,7 @@ func (c *candidates) apply(s *Summary) {
 			}
 			ri.set(int(r), v)
 		}
-		if s.lean {
+		if ri.kept != nil {
 			// As addRank records the ranks read after the choice.
 			ri.Truncated = len(full) > inKeep
 		}
@@ -477,7 +479,7 @@ func (c *collector) do(wk *worker, j job) (outcome, error) {
 		}
 	}
 	if j.analyse {
-		sum, hasBB, err := c.analyse(wk.sum, in, data, wk.sc)
+		sum, hasBB, err := c.analyse(wk.sum, i, data, wk.sc)
 		if err != nil {
 			return fail(err)
 		}
@@ -568,7 +570,8 @@ func (c *collector) plan() []job {
 // analyse folds one input into s: a gmon file as one rank (reporting
 // whether it has basic-block counts), a summary by merging it (and
 // returning it).
-func (c *collector) analyse(s *Summary, in *Input, data []byte, sc *scratch) (sum *Summary, hasBB bool, err error) {
+func (c *collector) analyse(s *Summary, i int, data []byte, sc *scratch) (sum *Summary, hasBB bool, err error) {
+	in := &c.inputs[i]
 	if in.Summary || IsSummary(data) {
 		sum, err := DecodeSummary(data, in.Name)
 		if err != nil {
@@ -583,12 +586,13 @@ func (c *collector) analyse(s *Summary, in *Input, data []byte, sc *scratch) (su
 		}
 		return sum, false, nil
 	}
-	hasBB, err = c.rank(s, in, data, sc)
+	hasBB, err = c.rank(s, i, data, sc)
 	return nil, hasBB, err
 }
 
-// rank reads one gmon file as one rank.
-func (c *collector) rank(s *Summary, in *Input, data []byte, sc *scratch) (hasBB bool, err error) {
+// rank reads one gmon file, input i, as one rank.
+func (c *collector) rank(s *Summary, i int, data []byte, sc *scratch) (hasBB bool, err error) {
+	in := &c.inputs[i]
 	f, err := gmon.Read(data, in.Name, c.tab.Target, c.opt.Format)
 	if err != nil {
 		return false, err
@@ -608,7 +612,7 @@ func (c *collector) rank(s *Summary, in *Input, data []byte, sc *scratch) (hasBB
 	if !frozen {
 		fullp = &full
 	}
-	if err := s.addRank(in.Rank, in.Name, c.attr.rate(f), v, keep, fullp); err != nil {
+	if err := s.addRank(in.Rank, i, in.Name, c.attr.rate(f), v, keep, fullp); err != nil {
 		return false, fmt.Errorf("%s: %w", in.Name, err)
 	}
 	if !frozen {
