@@ -79,14 +79,16 @@ func Sniff(name string) (bool, error) {
 // CheckDistinct refuses an input given twice: two names of one file (the
 // same name twice, a path and a link to it), which would count its ranks
 // twice. Standard input and files that cannot be examined are left to the
-// reading, which reports them.
+// reading, which reports them. Files are told apart by their device and
+// inode where the system has them, else compared pairwise.
 func CheckDistinct(inputs []Input) error {
 	type seen struct {
 		name string
 		info os.FileInfo
 	}
-	var files []seen
-	for _, in := range inputs {
+	var files []seen         // files without an identity
+	byID := map[fileID]int{} // identity -> the input first seen with it
+	for i, in := range inputs {
 		if in.Data != nil {
 			continue
 		}
@@ -94,15 +96,29 @@ func CheckDistinct(inputs []Input) error {
 		if err != nil {
 			continue
 		}
-		for _, f := range files {
-			if os.SameFile(f.info, fi) {
-				if f.name == in.Name {
-					return fmt.Errorf("%s is given twice: each rank may be counted only once", in.Name)
-				}
-				return fmt.Errorf("%s and %s are the same file: each rank may be counted only once", f.name, in.Name)
+		first := ""
+		if id, ok := identity(fi); ok {
+			if j, dup := byID[id]; dup {
+				first = inputs[j].Name
+			} else {
+				byID[id] = i
 			}
+		} else {
+			for _, f := range files {
+				if os.SameFile(f.info, fi) {
+					first = f.name
+					break
+				}
+			}
+			files = append(files, seen{in.Name, fi})
 		}
-		files = append(files, seen{in.Name, fi})
+		switch first {
+		case "":
+		case in.Name:
+			return fmt.Errorf("%s is given twice: each rank may be counted only once", in.Name)
+		default:
+			return fmt.Errorf("%s and %s are the same file: each rank may be counted only once", first, in.Name)
+		}
 	}
 	return nil
 }
@@ -593,7 +609,8 @@ func (c *collector) analyse(s *Summary, i int, data []byte, sc *scratch) (sum *S
 // rank reads one gmon file, input i, as one rank.
 func (c *collector) rank(s *Summary, i int, data []byte, sc *scratch) (hasBB bool, err error) {
 	in := &c.inputs[i]
-	f, err := gmon.Read(data, in.Name, c.tab.Target, c.opt.Format)
+	f, err := gmon.ReadReusing(sc.file, data, in.Name, c.tab.Target, c.opt.Format)
+	sc.file = f
 	if err != nil {
 		return false, err
 	}
@@ -627,6 +644,8 @@ type scratch struct {
 	calls []uint64  // per symbol
 	// per cell of the summary being filled
 	time, incl, cellCalls []uint64
+	// file is the last file read, whose storage the next read reuses.
+	file *gmon.File
 }
 
 func newScratch(nsyms int) *scratch {
@@ -801,7 +820,8 @@ func FillRanks(tab *symtab.Table, layout *Layout, s *Summary, inputs []Input, re
 					return nil, err
 				}
 			}
-			f, err := gmon.Read(data, in.Name, tab.Target, opt.Format)
+			f, err := gmon.ReadReusing(wk.sc.file, data, in.Name, tab.Target, opt.Format)
+			wk.sc.file = f
 			if err != nil {
 				return nil, err
 			}
