@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/egprof/egprof/callgraph"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -245,6 +246,9 @@ type Collected struct {
 // rank. The error returned is that of the first failing input in input
 // order, whatever the number of workers.
 func Collect(tab *symtab.Table, layout *Layout, inputs []Input, opt CollectOptions) (*Collected, error) {
+	if len(inputs) > math.MaxInt32 {
+		return nil, fmt.Errorf("%d inputs, more than %d", len(inputs), math.MaxInt32)
+	}
 	c := &collector{tab: tab, layout: layout, attr: newAttributor(tab), inputs: inputs, opt: opt}
 	c.cand.limit = candidatesFor(opt.Shown)
 	if opt.Sum {
@@ -270,11 +274,19 @@ func Collect(tab *symtab.Table, layout *Layout, inputs []Input, opt CollectOptio
 		return nil, err
 	}
 	var out *Summary
+	total := 0
+	for _, wk := range ws {
+		if wk != nil {
+			total += len(wk.sum.Ranks)
+		}
+	}
 	for _, wk := range ws {
 		switch {
 		case wk == nil:
 		case out == nil:
 			out = wk.sum
+			// Room for every worker's ranks at once.
+			out.Ranks = slices.Grow(out.Ranks, total-len(out.Ranks))
 		default:
 			if err := out.Merge(wk.sum); err != nil {
 				return nil, err
@@ -464,7 +476,7 @@ func (c *candidates) apply(s *Summary) {
 // worker's summary and hands on what the summing needs.
 func (c *collector) do(wk *worker, j job) (outcome, error) {
 	o := outcome{job: j}
-	i := j.input
+	i := int(j.input)
 	keep := j.sum && c.sum != nil
 	if !j.analyse && !keep {
 		return o, nil
@@ -510,7 +522,7 @@ func (c *collector) do(wk *worker, j job) (outcome, error) {
 // take finishes a job in job order: it reports progress and adds the
 // input to the summed profile.
 func (c *collector) take(t *turns, o outcome) error {
-	i := o.job.input
+	i := int(o.job.input)
 	if o.warmErr != nil {
 		t.warmErrs[i] = o.warmErr
 		return nil
@@ -545,7 +557,7 @@ func (c *collector) take(t *turns, o outcome) error {
 // turn in input order, in which it is analysed (unless it was in the
 // warm-up) and added to the summed profile.
 type job struct {
-	input   int
+	input   int32
 	warmup  bool
 	analyse bool
 	sum     bool
@@ -556,29 +568,37 @@ type job struct {
 // chosen; then every input in order, analysed unless done already, and
 // added to the summed profile.
 func (c *collector) plan() []job {
-	var gmonIdx []int
-	for i, in := range c.inputs {
+	nGmon := 0
+	for _, in := range c.inputs {
 		if !in.Summary {
-			gmonIdx = append(gmonIdx, i)
+			nGmon++
 		}
 	}
-	var jobs []job
+	warm := 0
+	if nGmon > warmupRanks {
+		warm = warmupRanks
+	}
+	jobs := make([]job, 0, warm+len(c.inputs))
 	early := make([]bool, len(c.inputs))
 	c.cand.sample = map[int]bool{}
-	if len(gmonIdx) > warmupRanks {
-		for k := range warmupRanks {
-			i := gmonIdx[k*len(gmonIdx)/warmupRanks]
+	// The k-th of the warm-up ranks is gmon input number k*nGmon/warm.
+	k, g := 0, 0
+	for i, in := range c.inputs {
+		if in.Summary {
+			continue
+		}
+		if warm == 0 {
+			c.cand.sample[in.Rank] = true
+		} else if k < warm && g == k*nGmon/warm {
 			early[i] = true
-			c.cand.sample[c.inputs[i].Rank] = true
-			jobs = append(jobs, job{input: i, warmup: true, analyse: true})
+			c.cand.sample[in.Rank] = true
+			jobs = append(jobs, job{input: int32(i), warmup: true, analyse: true})
+			k++
 		}
-	} else {
-		for _, i := range gmonIdx {
-			c.cand.sample[c.inputs[i].Rank] = true
-		}
+		g++
 	}
 	for i := range c.inputs {
-		jobs = append(jobs, job{input: i, analyse: !early[i], sum: true})
+		jobs = append(jobs, job{input: int32(i), analyse: !early[i], sum: true})
 	}
 	return jobs
 }
@@ -773,27 +793,34 @@ func (c *collector) addToSum(i int, data []byte, sum *Summary) error {
 // number of ranks read again.
 func FillRanks(tab *symtab.Table, layout *Layout, s *Summary, inputs []Input, regions []int, opt CollectOptions) (int, error) {
 	regions = regions[:min(len(regions), MaxFilled)]
+	var todo []int // indexes into s.Ranks
+	for p := range s.Ranks {
+		for _, r := range regions {
+			if _, known := s.Ranks[p].Lookup(r); !known {
+				todo = append(todo, p)
+				break
+			}
+		}
+	}
+	if len(todo) == 0 {
+		return 0, nil
+	}
 	byRank := map[int]*Input{}
 	for i := range inputs {
 		if !inputs[i].Summary {
 			byRank[inputs[i].Rank] = &inputs[i]
 		}
 	}
-	var todo []int                // indexes into s.Ranks
 	todoInput := map[int]*Input{} // s.Ranks index -> its gmon file
-	for p := range s.Ranks {
-		in := byRank[s.Ranks[p].Rank]
-		if in == nil {
-			continue
-		}
-		for _, r := range regions {
-			if _, known := s.Ranks[p].Lookup(r); !known {
-				todo = append(todo, p)
-				todoInput[p] = in
-				break
-			}
+	n := 0
+	for _, p := range todo {
+		if in := byRank[s.Ranks[p].Rank]; in != nil {
+			todo[n] = p
+			todoInput[p] = in
+			n++
 		}
 	}
+	todo = todo[:n]
 	if len(todo) == 0 {
 		return 0, nil
 	}
