@@ -36,6 +36,14 @@ func ReadReusing(old *File, data []byte, name string, t Target, f Format) (*File
 	return p.read(data, name)
 }
 
+// AddDataReusing is AddData that reuses the storage of old, a File an
+// earlier read returned and that is no longer used (nil for none), as
+// ReadReusing does.
+func (p *Profile) AddDataReusing(old *File, data []byte, name string) (*File, error) {
+	p.reuse = old
+	return p.AddData(data, name)
+}
+
 // ReadFile reads the named file from disk and parses it with Read. The
 // caller deals with "-" (standard input) itself: read it with io.ReadAll
 // and call Read.
@@ -47,8 +55,47 @@ func ReadFile(name string, t Target, f Format) (*File, error) {
 	return Read(data, name, t, f)
 }
 
+// ReadFileInto reads the named file into *buf, growing it as needed, and
+// returns the bytes read, valid until the next call with buf: reading
+// many files one after the other, it allocates only for the largest.
+func ReadFileInto(name string, buf *[]byte) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	size := int(fi.Size())
+	if fi.Mode().IsRegular() && size >= 0 {
+		if cap(*buf) < size+1 {
+			*buf = make([]byte, size+1, size+size/4+1)
+		}
+		b := (*buf)[:cap(*buf)]
+		n, err := io.ReadFull(f, b)
+		switch {
+		case err == io.ErrUnexpectedEOF || err == io.EOF:
+			return b[:n], nil
+		case err != nil:
+			return nil, err
+		}
+		// The file grew while being read: read the rest.
+		rest, err := io.ReadAll(f)
+		if err != nil {
+			return nil, err
+		}
+		*buf = append(b, rest...)
+		return *buf, nil
+	}
+	return io.ReadAll(f)
+}
+
 // read parses data into a File and, for an accumulating profile, adds it.
 func (p *Profile) read(data []byte, name string) (*File, error) {
+	old := p.reuse
+	p.reuse = nil
 	if err := p.Target.check(); err != nil {
 		return nil, &FormatError{File: name, Offset: -1, Kind: KindTarget, Msg: err.Error(), Err: err}
 	}
@@ -69,10 +116,9 @@ func (p *Profile) read(data []byte, name string) (*File, error) {
 		return nil, ferr(name, 0, KindBadMagic, nil, "bad magic cookie %q, want %q (format %v)", data[:4], gnuMagic, p.Format)
 	}
 	r := reader{p: p, d: newDecoder(p.Target), data: data, name: name, f: &File{Name: name, raw: data}}
-	if old := p.reuse; old != nil {
+	if old != nil {
 		// The storage of a File no longer used: its bins are reused in
 		// order, its arc slice when it is large enough.
-		p.reuse = nil
 		r.f.Hists, r.oldHists, r.oldArcs = old.Hists[:0], old.Hists, old.Arcs[:0]
 		*old = File{}
 	}

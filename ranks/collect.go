@@ -502,7 +502,7 @@ func (c *collector) do(wk *worker, j job) (outcome, error) {
 			buf = &o.buf
 		}
 		var err error
-		if data, err = readInto(in.Name, buf); err != nil {
+		if data, err = gmon.ReadFileInto(in.Name, buf); err != nil {
 			return fail(err)
 		}
 	}
@@ -843,7 +843,7 @@ func FillRanks(tab *symtab.Table, layout *Layout, s *Summary, inputs []Input, re
 			data := in.Data
 			if data == nil {
 				var err error
-				if data, err = readInto(in.Name, &wk.buf); err != nil {
+				if data, err = gmon.ReadFileInto(in.Name, &wk.buf); err != nil {
 					return nil, err
 				}
 			}
@@ -881,40 +881,4 @@ func FillRanks(tab *symtab.Table, layout *Layout, s *Summary, inputs []Input, re
 		return 0, err
 	}
 	return len(todo), nil
-}
-
-// readInto reads the named file into *buf, growing it as needed, and
-// returns the bytes read (valid until the next call with buf).
-func readInto(name string, buf *[]byte) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	size := int(fi.Size())
-	if fi.Mode().IsRegular() && size >= 0 {
-		if cap(*buf) < size+1 {
-			*buf = make([]byte, size+1, size+size/4+1)
-		}
-		b := (*buf)[:cap(*buf)]
-		n, err := io.ReadFull(f, b)
-		switch {
-		case err == io.ErrUnexpectedEOF || err == io.EOF:
-			return b[:n], nil
-		case err != nil:
-			return nil, err
-		}
-		// The file grew while being read: read the rest.
-		rest, err := io.ReadAll(f)
-		if err != nil {
-			return nil, err
-		}
-		*buf = append(b, rest...)
-		return *buf, nil
-	}
-	return io.ReadAll(f)
 }
