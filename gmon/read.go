@@ -119,7 +119,7 @@ func (p *Profile) read(data []byte, name string) (*File, error) {
 	if old != nil {
 		// The storage of a File no longer used: its bins are reused in
 		// order, its arc slice when it is large enough.
-		r.f.Hists, r.oldHists, r.oldArcs = old.Hists[:0], old.Hists, old.Arcs[:0]
+		r.oldHists, r.oldArcs = old.Hists, old.Arcs[:0]
 		*old = File{}
 	}
 	var err error
@@ -268,6 +268,9 @@ func (r *reader) hist(start int) (int, error) {
 	p.HasHist = true
 	p.lastHigh, p.lastBins, p.hasLast = hi, n, true
 	r.f.NumHistRecords++
+	if r.f.Hists == nil && cap(r.oldHists) > 0 {
+		r.f.Hists = r.oldHists[:0]
+	}
 	r.f.Hists = append(r.f.Hists, HistRecord{
 		LowPC: lo, HighPC: hi, Rate: rate, Dimen: dimen, Abbrev: abbrev, Size: n, Bins: bins,
 	})

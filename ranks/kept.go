@@ -87,6 +87,20 @@ func widthOf(x uint64) uint8 {
 	return 8
 }
 
+// roundWidth returns the narrowest width of 1, 2, 4 and 8 bytes that is
+// at least w.
+func roundWidth(w uint8) uint8 {
+	switch {
+	case w <= 1:
+		return 1
+	case w <= 2:
+		return 2
+	case w <= 4:
+		return 4
+	}
+	return 8
+}
+
 // get returns value i.
 func (c *column) get(i int) uint64 {
 	b := c.chunks[i/chunkLen]
@@ -115,7 +129,12 @@ func (c *column) set(i, n int, v uint64) {
 	if v&(1<<shift-1) != 0 {
 		shift = 0
 	}
-	if w := max(c.width, widthOf(v>>shift)); w != c.width || shift != c.shift {
+	w := max(c.width, widthOf(v>>shift))
+	if shift != c.shift {
+		// Leaving whole samples, every value held grows by the shift.
+		w = max(w, min(8, roundWidth(c.width+(c.shift-shift)/8)))
+	}
+	if w != c.width || shift != c.shift {
 		c.recode(n, w, shift)
 	}
 	for len(c.chunks)*chunkLen < n {
