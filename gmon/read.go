@@ -24,6 +24,26 @@ func Read(data []byte, name string, t Target, f Format) (*File, error) {
 	return p.read(data, name)
 }
 
+// ReadReusing is Read that reuses the storage of old, a File an earlier
+// Read returned and that is no longer used (nil for none): the returned
+// File may share its histogram bins and arcs, and old must not be used
+// again. It saves the allocations of reading many files one after the
+// other.
+func ReadReusing(old *File, data []byte, name string, t Target, f Format) (*File, error) {
+	p := NewProfile(t, f)
+	p.checkOnly = true
+	p.reuse = old
+	return p.read(data, name)
+}
+
+// AddDataReusing is AddData that reuses the storage of old, a File an
+// earlier read returned and that is no longer used (nil for none), as
+// ReadReusing does.
+func (p *Profile) AddDataReusing(old *File, data []byte, name string) (*File, error) {
+	p.reuse = old
+	return p.AddData(data, name)
+}
+
 // ReadFile reads the named file from disk and parses it with Read. The
 // caller deals with "-" (standard input) itself: read it with io.ReadAll
 // and call Read.
@@ -35,8 +55,47 @@ func ReadFile(name string, t Target, f Format) (*File, error) {
 	return Read(data, name, t, f)
 }
 
+// ReadFileInto reads the named file into *buf, growing it as needed, and
+// returns the bytes read, valid until the next call with buf: reading
+// many files one after the other, it allocates only for the largest.
+func ReadFileInto(name string, buf *[]byte) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	size := int(fi.Size())
+	if fi.Mode().IsRegular() && size >= 0 {
+		if cap(*buf) < size+1 {
+			*buf = make([]byte, size+1, size+size/4+1)
+		}
+		b := (*buf)[:cap(*buf)]
+		n, err := io.ReadFull(f, b)
+		switch {
+		case err == io.ErrUnexpectedEOF || err == io.EOF:
+			return b[:n], nil
+		case err != nil:
+			return nil, err
+		}
+		// The file grew while being read: read the rest.
+		rest, err := io.ReadAll(f)
+		if err != nil {
+			return nil, err
+		}
+		*buf = append(b, rest...)
+		return *buf, nil
+	}
+	return io.ReadAll(f)
+}
+
 // read parses data into a File and, for an accumulating profile, adds it.
 func (p *Profile) read(data []byte, name string) (*File, error) {
+	old := p.reuse
+	p.reuse = nil
 	if err := p.Target.check(); err != nil {
 		return nil, &FormatError{File: name, Offset: -1, Kind: KindTarget, Msg: err.Error(), Err: err}
 	}
@@ -57,6 +116,12 @@ func (p *Profile) read(data []byte, name string) (*File, error) {
 		return nil, ferr(name, 0, KindBadMagic, nil, "bad magic cookie %q, want %q (format %v)", data[:4], gnuMagic, p.Format)
 	}
 	r := reader{p: p, d: newDecoder(p.Target), data: data, name: name, f: &File{Name: name, raw: data}}
+	if old != nil {
+		// The storage of a File no longer used: its bins are reused in
+		// order, its arc slice when it is large enough.
+		r.oldHists, r.oldArcs = old.Hists, old.Arcs[:0]
+		*old = File{}
+	}
 	var err error
 	if p.Format == FormatMagic || (p.Format == FormatAuto && magic) {
 		err = r.gnu()
@@ -77,6 +142,9 @@ type reader struct {
 	data []byte
 	name string
 	f    *File
+	// oldHists and oldArcs are storage to reuse (see ReadReusing).
+	oldHists []HistRecord
+	oldArcs  []ArcRecord
 }
 
 func (r *reader) errf(off int, kind ErrorKind, cause error, format string, args ...any) error {
@@ -183,7 +251,11 @@ func (r *reader) hist(start int) (int, error) {
 		return 0, r.errf(off, KindTruncated, io.ErrUnexpectedEOF,
 			"histogram record claims %d bins (%d bytes)%s but only %d bytes remain", nb, need, extra, len(r.data)-off)
 	}
-	bins := d.bins(r.data[off:], int(nb))
+	var reuse []uint16
+	if k := len(r.f.Hists); k < len(r.oldHists) {
+		reuse = r.oldHists[k].Bins
+	}
+	bins := d.binsInto(reuse, r.data[off:], int(nb))
 	off += 2 * int(nb)
 
 	if first {
@@ -196,6 +268,9 @@ func (r *reader) hist(start int) (int, error) {
 	p.HasHist = true
 	p.lastHigh, p.lastBins, p.hasLast = hi, n, true
 	r.f.NumHistRecords++
+	if r.f.Hists == nil && cap(r.oldHists) > 0 {
+		r.f.Hists = r.oldHists[:0]
+	}
 	r.f.Hists = append(r.f.Hists, HistRecord{
 		LowPC: lo, HighPC: hi, Rate: rate, Dimen: dimen, Abbrev: abbrev, Size: n, Bins: bins,
 	})
@@ -215,7 +290,11 @@ func (r *reader) arc(start int) (int, error) {
 		// as the remaining bytes could hold, which is at most about twice
 		// their size in memory.
 		room := (len(r.data) - start) / (1 + sz)
-		r.f.Arcs = make([]ArcRecord, 0, room)
+		if cap(r.oldArcs) >= room {
+			r.f.Arcs = r.oldArcs[:0]
+		} else {
+			r.f.Arcs = make([]ArcRecord, 0, room)
+		}
 		r.p.reserveArcs(room)
 	}
 	b := r.data[off : off+sz]

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/egprof/egprof/callgraph"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -79,14 +80,16 @@ func Sniff(name string) (bool, error) {
 // CheckDistinct refuses an input given twice: two names of one file (the
 // same name twice, a path and a link to it), which would count its ranks
 // twice. Standard input and files that cannot be examined are left to the
-// reading, which reports them.
+// reading, which reports them. Files are told apart by their device and
+// inode where the system has them, else compared pairwise.
 func CheckDistinct(inputs []Input) error {
 	type seen struct {
 		name string
 		info os.FileInfo
 	}
-	var files []seen
-	for _, in := range inputs {
+	var files []seen         // files without an identity
+	byID := map[fileID]int{} // identity -> the input first seen with it
+	for i, in := range inputs {
 		if in.Data != nil {
 			continue
 		}
@@ -94,15 +97,29 @@ func CheckDistinct(inputs []Input) error {
 		if err != nil {
 			continue
 		}
-		for _, f := range files {
-			if os.SameFile(f.info, fi) {
-				if f.name == in.Name {
-					return fmt.Errorf("%s is given twice: each rank may be counted only once", in.Name)
-				}
-				return fmt.Errorf("%s and %s are the same file: each rank may be counted only once", f.name, in.Name)
+		first := ""
+		if id, ok := identity(fi); ok {
+			if j, dup := byID[id]; dup {
+				first = inputs[j].Name
+			} else {
+				byID[id] = i
 			}
+		} else {
+			for _, f := range files {
+				if os.SameFile(f.info, fi) {
+					first = f.name
+					break
+				}
+			}
+			files = append(files, seen{in.Name, fi})
 		}
-		files = append(files, seen{in.Name, fi})
+		switch first {
+		case "":
+		case in.Name:
+			return fmt.Errorf("%s is given twice: each rank may be counted only once", in.Name)
+		default:
+			return fmt.Errorf("%s and %s are the same file: each rank may be counted only once", first, in.Name)
+		}
 	}
 	return nil
 }
@@ -229,6 +246,9 @@ type Collected struct {
 // rank. The error returned is that of the first failing input in input
 // order, whatever the number of workers.
 func Collect(tab *symtab.Table, layout *Layout, inputs []Input, opt CollectOptions) (*Collected, error) {
+	if len(inputs) > math.MaxInt32 {
+		return nil, fmt.Errorf("%d inputs, more than %d", len(inputs), math.MaxInt32)
+	}
 	c := &collector{tab: tab, layout: layout, attr: newAttributor(tab), inputs: inputs, opt: opt}
 	c.cand.limit = candidatesFor(opt.Shown)
 	if opt.Sum {
@@ -243,7 +263,9 @@ func Collect(tab *symtab.Table, layout *Layout, inputs []Input, opt CollectOptio
 		func(w, _ int, j job) (outcome, error) {
 			if ws[w] == nil {
 				ws[w] = &worker{sum: NewSummary(opt.Exe, layout, opt.TopK), sc: newScratch(len(tab.Syms))}
-				ws[w].sum.lean = !opt.KeepHeaviest
+				if !opt.KeepHeaviest {
+					ws[w].sum.kept = &keptStore{inputs: inputs}
+				}
 			}
 			return c.do(ws[w], j)
 		},
@@ -252,11 +274,19 @@ func Collect(tab *symtab.Table, layout *Layout, inputs []Input, opt CollectOptio
 		return nil, err
 	}
 	var out *Summary
+	total := 0
+	for _, wk := range ws {
+		if wk != nil {
+			total += len(wk.sum.Ranks)
+		}
+	}
 	for _, wk := range ws {
 		switch {
 		case wk == nil:
 		case out == nil:
 			out = wk.sum
+			// Room for every worker's ranks at once.
+			out.Ranks = slices.Grow(out.Ranks, total-len(out.Ranks))
 		default:
 			if err := out.Merge(wk.sum); err != nil {
 				return nil, err
@@ -421,10 +451,10 @@ func (c *candidates) apply(s *Summary) {
 		if !ok {
 			continue
 		}
-		inKeep := 0
-		if s.lean && len(c.regions) > 0 {
-			ri.keptIn, ri.kept = c.regions, make([]uint64, len(c.regions))
+		if ri.kept != nil {
+			ri.kept.setRegions(c.regions)
 		}
+		inKeep := 0
 		for _, r := range c.regions {
 			i := sort.Search(len(full), func(i int) bool { return full[i].Region >= r })
 			v := uint64(0)
@@ -434,7 +464,7 @@ func (c *candidates) apply(s *Summary) {
 			}
 			ri.set(int(r), v)
 		}
-		if s.lean {
+		if ri.kept != nil {
 			// As addRank records the ranks read after the choice.
 			ri.Truncated = len(full) > inKeep
 		}
@@ -446,7 +476,7 @@ func (c *candidates) apply(s *Summary) {
 // worker's summary and hands on what the summing needs.
 func (c *collector) do(wk *worker, j job) (outcome, error) {
 	o := outcome{job: j}
-	i := j.input
+	i := int(j.input)
 	keep := j.sum && c.sum != nil
 	if !j.analyse && !keep {
 		return o, nil
@@ -472,12 +502,12 @@ func (c *collector) do(wk *worker, j job) (outcome, error) {
 			buf = &o.buf
 		}
 		var err error
-		if data, err = readInto(in.Name, buf); err != nil {
+		if data, err = gmon.ReadFileInto(in.Name, buf); err != nil {
 			return fail(err)
 		}
 	}
 	if j.analyse {
-		sum, hasBB, err := c.analyse(wk.sum, in, data, wk.sc)
+		sum, hasBB, err := c.analyse(wk.sum, i, data, wk.sc)
 		if err != nil {
 			return fail(err)
 		}
@@ -492,7 +522,7 @@ func (c *collector) do(wk *worker, j job) (outcome, error) {
 // take finishes a job in job order: it reports progress and adds the
 // input to the summed profile.
 func (c *collector) take(t *turns, o outcome) error {
-	i := o.job.input
+	i := int(o.job.input)
 	if o.warmErr != nil {
 		t.warmErrs[i] = o.warmErr
 		return nil
@@ -527,7 +557,7 @@ func (c *collector) take(t *turns, o outcome) error {
 // turn in input order, in which it is analysed (unless it was in the
 // warm-up) and added to the summed profile.
 type job struct {
-	input   int
+	input   int32
 	warmup  bool
 	analyse bool
 	sum     bool
@@ -538,29 +568,37 @@ type job struct {
 // chosen; then every input in order, analysed unless done already, and
 // added to the summed profile.
 func (c *collector) plan() []job {
-	var gmonIdx []int
-	for i, in := range c.inputs {
+	nGmon := 0
+	for _, in := range c.inputs {
 		if !in.Summary {
-			gmonIdx = append(gmonIdx, i)
+			nGmon++
 		}
 	}
-	var jobs []job
+	warm := 0
+	if nGmon > warmupRanks {
+		warm = warmupRanks
+	}
+	jobs := make([]job, 0, warm+len(c.inputs))
 	early := make([]bool, len(c.inputs))
 	c.cand.sample = map[int]bool{}
-	if len(gmonIdx) > warmupRanks {
-		for k := range warmupRanks {
-			i := gmonIdx[k*len(gmonIdx)/warmupRanks]
+	// The k-th of the warm-up ranks is gmon input number k*nGmon/warm.
+	k, g := 0, 0
+	for i, in := range c.inputs {
+		if in.Summary {
+			continue
+		}
+		if warm == 0 {
+			c.cand.sample[in.Rank] = true
+		} else if k < warm && g == k*nGmon/warm {
 			early[i] = true
-			c.cand.sample[c.inputs[i].Rank] = true
-			jobs = append(jobs, job{input: i, warmup: true, analyse: true})
+			c.cand.sample[in.Rank] = true
+			jobs = append(jobs, job{input: int32(i), warmup: true, analyse: true})
+			k++
 		}
-	} else {
-		for _, i := range gmonIdx {
-			c.cand.sample[c.inputs[i].Rank] = true
-		}
+		g++
 	}
 	for i := range c.inputs {
-		jobs = append(jobs, job{input: i, analyse: !early[i], sum: true})
+		jobs = append(jobs, job{input: int32(i), analyse: !early[i], sum: true})
 	}
 	return jobs
 }
@@ -568,7 +606,8 @@ func (c *collector) plan() []job {
 // analyse folds one input into s: a gmon file as one rank (reporting
 // whether it has basic-block counts), a summary by merging it (and
 // returning it).
-func (c *collector) analyse(s *Summary, in *Input, data []byte, sc *scratch) (sum *Summary, hasBB bool, err error) {
+func (c *collector) analyse(s *Summary, i int, data []byte, sc *scratch) (sum *Summary, hasBB bool, err error) {
+	in := &c.inputs[i]
 	if in.Summary || IsSummary(data) {
 		sum, err := DecodeSummary(data, in.Name)
 		if err != nil {
@@ -583,13 +622,15 @@ func (c *collector) analyse(s *Summary, in *Input, data []byte, sc *scratch) (su
 		}
 		return sum, false, nil
 	}
-	hasBB, err = c.rank(s, in, data, sc)
+	hasBB, err = c.rank(s, i, data, sc)
 	return nil, hasBB, err
 }
 
-// rank reads one gmon file as one rank.
-func (c *collector) rank(s *Summary, in *Input, data []byte, sc *scratch) (hasBB bool, err error) {
-	f, err := gmon.Read(data, in.Name, c.tab.Target, c.opt.Format)
+// rank reads one gmon file, input i, as one rank.
+func (c *collector) rank(s *Summary, i int, data []byte, sc *scratch) (hasBB bool, err error) {
+	in := &c.inputs[i]
+	f, err := gmon.ReadReusing(sc.file, data, in.Name, c.tab.Target, c.opt.Format)
+	sc.file = f
 	if err != nil {
 		return false, err
 	}
@@ -608,7 +649,7 @@ func (c *collector) rank(s *Summary, in *Input, data []byte, sc *scratch) (hasBB
 	if !frozen {
 		fullp = &full
 	}
-	if err := s.addRank(in.Rank, in.Name, c.attr.rate(f), v, keep, fullp); err != nil {
+	if err := s.addRank(in.Rank, i, in.Name, c.attr.rate(f), v, keep, fullp); err != nil {
 		return false, fmt.Errorf("%s: %w", in.Name, err)
 	}
 	if !frozen {
@@ -623,6 +664,8 @@ type scratch struct {
 	calls []uint64  // per symbol
 	// per cell of the summary being filled
 	time, incl, cellCalls []uint64
+	// file is the last file read, whose storage the next read reuses.
+	file *gmon.File
 }
 
 func newScratch(nsyms int) *scratch {
@@ -750,27 +793,34 @@ func (c *collector) addToSum(i int, data []byte, sum *Summary) error {
 // number of ranks read again.
 func FillRanks(tab *symtab.Table, layout *Layout, s *Summary, inputs []Input, regions []int, opt CollectOptions) (int, error) {
 	regions = regions[:min(len(regions), MaxFilled)]
+	var todo []int // indexes into s.Ranks
+	for p := range s.Ranks {
+		for _, r := range regions {
+			if _, known := s.Ranks[p].Lookup(r); !known {
+				todo = append(todo, p)
+				break
+			}
+		}
+	}
+	if len(todo) == 0 {
+		return 0, nil
+	}
 	byRank := map[int]*Input{}
 	for i := range inputs {
 		if !inputs[i].Summary {
 			byRank[inputs[i].Rank] = &inputs[i]
 		}
 	}
-	var todo []int                // indexes into s.Ranks
 	todoInput := map[int]*Input{} // s.Ranks index -> its gmon file
-	for p := range s.Ranks {
-		in := byRank[s.Ranks[p].Rank]
-		if in == nil {
-			continue
-		}
-		for _, r := range regions {
-			if _, known := s.Ranks[p].Lookup(r); !known {
-				todo = append(todo, p)
-				todoInput[p] = in
-				break
-			}
+	n := 0
+	for _, p := range todo {
+		if in := byRank[s.Ranks[p].Rank]; in != nil {
+			todo[n] = p
+			todoInput[p] = in
+			n++
 		}
 	}
+	todo = todo[:n]
 	if len(todo) == 0 {
 		return 0, nil
 	}
@@ -793,11 +843,12 @@ func FillRanks(tab *symtab.Table, layout *Layout, s *Summary, inputs []Input, re
 			data := in.Data
 			if data == nil {
 				var err error
-				if data, err = readInto(in.Name, &wk.buf); err != nil {
+				if data, err = gmon.ReadFileInto(in.Name, &wk.buf); err != nil {
 					return nil, err
 				}
 			}
-			f, err := gmon.Read(data, in.Name, tab.Target, opt.Format)
+			f, err := gmon.ReadReusing(wk.sc.file, data, in.Name, tab.Target, opt.Format)
+			wk.sc.file = f
 			if err != nil {
 				return nil, err
 			}
@@ -830,40 +881,4 @@ func FillRanks(tab *symtab.Table, layout *Layout, s *Summary, inputs []Input, re
 		return 0, err
 	}
 	return len(todo), nil
-}
-
-// readInto reads the named file into *buf, growing it as needed, and
-// returns the bytes read (valid until the next call with buf).
-func readInto(name string, buf *[]byte) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	size := int(fi.Size())
-	if fi.Mode().IsRegular() && size >= 0 {
-		if cap(*buf) < size+1 {
-			*buf = make([]byte, size+1, size+size/4+1)
-		}
-		b := (*buf)[:cap(*buf)]
-		n, err := io.ReadFull(f, b)
-		switch {
-		case err == io.ErrUnexpectedEOF || err == io.EOF:
-			return b[:n], nil
-		case err != nil:
-			return nil, err
-		}
-		// The file grew while being read: read the rest.
-		rest, err := io.ReadAll(f)
-		if err != nil {
-			return nil, err
-		}
-		*buf = append(b, rest...)
-		return *buf, nil
-	}
-	return io.ReadAll(f)
 }

@@ -281,18 +281,23 @@ func (c *config) loadProfiles(tab *symtab.Table, files []string, stdin io.Reader
 	}
 	prof := gmon.NewProfile(tab.Target, c.format)
 	warnedBB := false
+	// One read buffer and one file's storage for all the files: each is
+	// done with once added.
+	var buf []byte
+	var last *gmon.File
 	for _, name := range files {
-		data, err := readProfileFile(name, stdin)
+		data, err := readProfileFile(name, stdin, &buf)
 		if err != nil {
 			return fail("%s: %s\n", name, oserr.Text(err))
 		}
 		if why := summaryGivenAsProfile(data); why != "" {
 			return fail("%s: %s %s\n", c.argv0, name, why)
 		}
-		f, err := prof.AddData(data, name)
+		f, err := prof.AddDataReusing(last, data, name)
 		if err != nil {
 			return fail("%s: %v\n", c.argv0, err)
 		}
+		last = f
 		if !c.line && len(f.BBs) > 0 && !warnedBB {
 			// gprof uses basic-block counts only at line granularity.
 			warnedBB = true
@@ -564,12 +569,13 @@ func summaryGivenAsProfile(data []byte) string {
 	return ""
 }
 
-// readProfileFile reads a whole data file; "-" is standard input.
-func readProfileFile(name string, stdin io.Reader) ([]byte, error) {
+// readProfileFile reads a whole data file into *buf (see
+// gmon.ReadFileInto); "-" is standard input.
+func readProfileFile(name string, stdin io.Reader, buf *[]byte) ([]byte, error) {
 	if name == "-" {
 		return io.ReadAll(stdin)
 	}
-	return os.ReadFile(name)
+	return gmon.ReadFileInto(name, buf)
 }
 
 // printFileInfo writes gprof -i's summary of one data file.

@@ -12,6 +12,12 @@ const (
 	smallProfiles   = 1 << 20
 	smallExecutable = 16 << 20
 	smallGCPercent  = 400
+	// ranksGCPercent is the growth target of a rank analysis that only
+	// analyses (no summed profile, no summary saved): its heap is a few MB
+	// plus a few hundred bytes per rank, and each file's parse reuses the
+	// last one's storage, so the collector has little to do and may keep
+	// the heap close to what is live.
+	ranksGCPercent = 25
 )
 
 // tuneGC sets the collector's growth target (GOGC) for one command run by
@@ -23,7 +29,8 @@ const (
 // 0.82x the CPU, peak RSS 10.8 -> 11.2 MB). Larger inputs keep Go's default,
 // since there the heap reaches tens of MB and the peak matters more. Only
 // the classic report and --diff are tuned (their inputs are the files
-// named here); tests drive run and keep the default.
+// named here), and the rank analysis when it only analyses (see
+// ranksGCPercent); tests drive run and keep the default.
 func tuneGC(c *config, lookupEnv func(string) (string, bool)) {
 	if p := gcPercent(c, lookupEnv); p > 0 {
 		debug.SetGCPercent(p)
@@ -35,6 +42,9 @@ func tuneGC(c *config, lookupEnv func(string) (string, bool)) {
 func gcPercent(c *config, lookupEnv func(string) (string, bool)) int {
 	if _, set := lookupEnv("GOGC"); set {
 		return 0
+	}
+	if c.ext.mode == modeRanks && !c.ranksSummed() && c.ext.rank.saveSummary == "" {
+		return ranksGCPercent
 	}
 	if c.ext.mode != modeClassic && c.ext.mode != modeDiff {
 		return 0

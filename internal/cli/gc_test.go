@@ -41,5 +41,11 @@ func TestGCPercent(t *testing.T) {
 	assert.Zero(t, gcPercent(cfg(modeClassic, bigExe, small), noEnv), "large executable")
 	assert.Zero(t, gcPercent(cfg(modeClassic, exe, filepath.Join(dir, "missing")), noEnv), "missing profile")
 	assert.Zero(t, gcPercent(cfg(modeClassic, exe, "-"), noEnv), "profile on stdin")
-	assert.Zero(t, gcPercent(cfg(modeRanks, exe, small), noEnv), "rank mode")
+	assert.Zero(t, gcPercent(cfg(modeRanks, exe, small), noEnv), "rank mode, summed profile")
+	analysisOnly := cfg(modeRanks, exe, small)
+	analysisOnly.userSpecified = styleFlat | styleGraph
+	assert.Equal(t, ranksGCPercent, gcPercent(analysisOnly, noEnv), "rank analysis only (-P -Q)")
+	assert.Zero(t, gcPercent(analysisOnly, withGOGC), "rank analysis only, GOGC set")
+	analysisOnly.ext.rank.saveSummary = "s.sum"
+	assert.Zero(t, gcPercent(analysisOnly, noEnv), "rank analysis saving a summary")
 }

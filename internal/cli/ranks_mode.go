@@ -90,12 +90,7 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 		return fail("%s: %v\n", c.argv0, err)
 	}
 
-	// -P -Q (and nothing else) leave only the rank analysis: the files
-	// need not be summed then, unless a file of the summed profile
-	// (--pprof, --html, call-graph files) is asked for; report writes those and
-	// prints no section.
-	classic := !(c.style == 0 && c.userSpecified&(styleFlat|styleGraph) == styleFlat|styleGraph) ||
-		c.ext.pprof != "" || c.ext.html != "" || c.ext.wantsGraphFiles()
+	classic := c.ranksSummed()
 	bar := newProgressBar(stderr)
 	res, err := ranks.Collect(anaTab, layout, inputs, ranks.CollectOptions{
 		Exe:          filepath.Base(c.image),
@@ -134,7 +129,8 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 		}
 	}
 
-	rep := ranks.Analyze(res.Summary, ranks.AnalyzeOptions{Top: o.top, Naming: c.textOptions().Naming(), Criterion: o.criterion})
+	rep := ranks.Analyze(res.Summary, ranks.AnalyzeOptions{Top: o.top, Naming: c.textOptions().Naming(), Criterion: o.criterion,
+		NoSeries: o.plots == "" && c.ext.html == ""})
 	afterOther := false
 	if classic {
 		c.noteDebug(stdout)
@@ -171,6 +167,16 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 		}
 	}
 	return 0
+}
+
+// ranksSummed reports whether the rank analysis needs the summed profile:
+// -P -Q (and nothing else) leave only the rank analysis, and the files
+// need not be summed then, unless a file of the summed profile (--pprof,
+// --html, call-graph files) is asked for; report writes those and prints
+// no section.
+func (c *config) ranksSummed() bool {
+	return !(c.style == 0 && c.userSpecified&(styleFlat|styleGraph) == styleFlat|styleGraph) ||
+		c.ext.pprof != "" || c.ext.html != "" || c.ext.wantsGraphFiles()
 }
 
 // rankConfig returns the grouping asked for on the command line; what it
