@@ -11,58 +11,14 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// localWorld is a group of goroutines standing for processes, for testing
-// the collective steps without MPI: a channel per ordered pair keeps
-// messages in order as MPI does.
-type localWorld struct {
-	size  int
-	links [][]chan []byte // links[from][to]
-	bcast []chan []byte   // to each process from process 0
-}
-
-func newLocalWorld(size int) *localWorld {
-	w := &localWorld{size: size, links: make([][]chan []byte, size), bcast: make([]chan []byte, size)}
-	for i := range size {
-		w.links[i] = make([]chan []byte, size)
-		for j := range size {
-			w.links[i][j] = make(chan []byte, 64)
-		}
-		w.bcast[i] = make(chan []byte, 1)
-	}
-	return w
-}
-
-type localComm struct {
-	w    *localWorld
-	rank int
-}
-
-func (c localComm) Rank() int { return c.rank }
-func (c localComm) Size() int { return c.w.size }
-func (c localComm) Send(to int, data []byte) error {
-	c.w.links[c.rank][to] <- append([]byte(nil), data...)
-	return nil
-}
-func (c localComm) Recv(from int) ([]byte, error) { return <-c.w.links[from][c.rank], nil }
-func (c localComm) Bcast(data []byte) ([]byte, error) {
-	if c.rank == 0 {
-		for i := 1; i < c.w.size; i++ {
-			c.w.bcast[i] <- append([]byte(nil), data...)
-		}
-		return data, nil
-	}
-	return <-c.w.bcast[c.rank], nil
-}
-func (c localComm) Close() error { return nil }
-
 // run runs fn on every process of a local world of size processes and
 // returns process 0's outcome.
 func run[T any](size int, fn func(c Comm) T) T {
-	w := newLocalWorld(size)
+	comms := Local(size)
 	out := make([]T, size)
 	var wg sync.WaitGroup
 	for r := range size {
-		wg.Go(func() { out[r] = fn(localComm{w: w, rank: r}) })
+		wg.Go(func() { out[r] = fn(comms[r]) })
 	}
 	wg.Wait()
 	return out[0]

@@ -1,0 +1,169 @@
+package cli
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/egprof/egprof/gmon"
+	"github.com/egprof/egprof/internal/mpi"
+	"github.com/egprof/egprof/internal/testenv"
+	"github.com/egprof/egprof/internal/testprof"
+)
+
+// mpiJob is an egprof built with the mpi tag and a directory of synthetic
+// rank files for it.
+type mpiJob struct {
+	egprof string // built with -tags mpi
+	single string // the default, pure-Go build
+	dir    string // the rank files
+	exe    string // their executable
+	files  []string
+}
+
+// newMPIJob builds egprof with scripts/build-mpi.sh and writes n rank
+// files of a synthetic program with internal/progen/cmd/mkranks.
+func newMPIJob(t *testing.T, n int) *mpiJob {
+	t.Helper()
+	testenv.Need(t, "mpicc", "mpirun", "gprof")
+	root, err := filepath.Abs(testenv.Root(t))
+	require.NoError(t, err)
+	tmp := t.TempDir()
+	j := &mpiJob{egprof: filepath.Join(tmp, "egprof-mpi"), single: testenv.EgprofBinary(t)}
+	out, err := exec.Command(filepath.Join(root, "scripts", "build-mpi.sh"), "-o", j.egprof).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	mkranks := testenv.GoBinary(t, testenv.EgprofPackage+"/internal/progen/cmd/mkranks")
+	out, err = exec.Command(mkranks, "-dir", filepath.Join(tmp, "ranks"), "-ranks", strconv.Itoa(n),
+		"-funcs", "300", "-arcs", "1500", "-seed", "11").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	for line := range strings.Lines(string(out)) {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "RANKS_BINARY="); ok {
+			j.exe = v
+		}
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "RANKS_DIR="); ok {
+			j.dir = v
+		}
+	}
+	require.NotEmpty(t, j.exe, "%s", out)
+	for r := range n {
+		matches, err := filepath.Glob(filepath.Join(j.dir, "gmon.rank"+strconv.Itoa(r)+".*"))
+		require.NoError(t, err)
+		require.Len(t, matches, 1)
+		j.files = append(j.files, filepath.Base(matches[0]))
+	}
+	return j
+}
+
+// run runs the command in the rank directory, under mpirun with np
+// processes (np 0: the pure-Go build, alone), and returns what it printed
+// and the gmon.sum it wrote, if any.
+func (j *mpiJob) run(t *testing.T, np int, args ...string) (testenv.Result, []byte) {
+	t.Helper()
+	os.Remove(filepath.Join(j.dir, "gmon.sum"))
+	var res testenv.Result
+	if np == 0 {
+		res = testenv.Run(t.Context(), t, j.single, j.dir, append([]string{"egprof"}, args...))
+	} else {
+		argv := append([]string{"mpirun", "--allow-run-as-root", "--oversubscribe", "-np", strconv.Itoa(np), j.egprof}, args...)
+		res = testenv.Run(t.Context(), t, testenv.Tool(t, "mpirun"), j.dir, argv)
+	}
+	sum, _ := os.ReadFile(filepath.Join(j.dir, "gmon.sum"))
+	return res, sum
+}
+
+// TestMPIJobSums runs gprof's report, -i and -s as an MPI job of 1, 2 and
+// 4 processes: every byte printed or written is the one-process run's.
+func TestMPIJobSums(t *testing.T) {
+	testenv.Long(t)
+	j := newMPIJob(t, 24)
+	list := filepath.Join(t.TempDir(), "files")
+	require.NoError(t, os.WriteFile(list, []byte(strings.Join(j.files, "\n")+"\n"), 0o666))
+	cases := [][]string{
+		append([]string{"-b", j.exe}, j.files...),
+		append([]string{"-i", "-b", "-p", j.exe}, j.files...),
+		append([]string{"-s", "-b", "-q", j.exe}, j.files...),
+		{"-b", "-p", j.exe, "--files-from=" + list},
+		{"-b", "-p", j.exe, "gmon.rank*"}, // expanded by egprof
+	}
+	// The one-process output is gprof's (checked on the first case; the
+	// goldens check the rest on every program).
+	gprof := testenv.Output(t, testenv.Gprof(t), j.dir, cases[0]...)
+	for _, args := range cases {
+		want, wantSum := j.run(t, 0, args...)
+		require.Zero(t, want.Code, want.Stderr)
+		for _, np := range []int{1, 2, 4} {
+			got, gotSum := j.run(t, np, args...)
+			require.Zero(t, got.Code, "%q on %d processes: %s", args, np, got.Stderr)
+			assert.Equal(t, want.Stdout, got.Stdout, "%q on %d processes", args, np)
+			assert.Equal(t, wantSum, gotSum, "%q on %d processes: gmon.sum", args, np)
+		}
+	}
+	assert.Equal(t, gprof, func() string { r, _ := j.run(t, 4, cases[0]...); return r.Stdout }())
+}
+
+// TestMPIJobFailure gives an MPI job a truncated file among good ones:
+// whatever the number of processes, the error is the one-process run's,
+// printed once, and mpirun's exit status is non-zero.
+func TestMPIJobFailure(t *testing.T) {
+	testenv.Long(t)
+	j := newMPIJob(t, 12)
+	bad := j.files[9]
+	data, err := os.ReadFile(filepath.Join(j.dir, bad))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(j.dir, bad), data[:len(data)/3], 0o666))
+	args := append([]string{"-b", j.exe}, j.files...)
+	want, _ := j.run(t, 0, args...)
+	require.Equal(t, 1, want.Code)
+	line := strings.TrimPrefix(want.Stderr, "egprof: ")
+	require.Contains(t, line, bad)
+	for _, np := range []int{2, 4} {
+		got, _ := j.run(t, np, args...)
+		assert.NotZero(t, got.Code, "%d processes", np)
+		assert.Empty(t, got.Stdout, "%d processes", np)
+		assert.Equal(t, 1, strings.Count(got.Stderr, line), "%d processes: %s", np, got.Stderr)
+	}
+}
+
+// TestJobSumsInParts runs the summing steps of a job on processes that
+// are goroutines (mpi.Local): process 0 gets the merged sums of every
+// process's files, not a request to read them all itself, and they are
+// exactly the one-process sum.
+func TestJobSumsInParts(t *testing.T) {
+	dir := filepath.Join(testenv.Root(t), "testdata", "progs", "ranks")
+	var files []string
+	for range 5 {
+		files = append(files, filepath.Join(dir, "gmon.out"), filepath.Join(dir, "gmon2.out"))
+	}
+	tab, want := testprof.Load(t, filepath.Join(dir, "prog"), files...)
+	plan := &sumPlan{target: tab.Target, format: gmon.FormatAuto, files: files}
+	for size := 1; size <= 6; size++ {
+		comms := mpi.Local(size)
+		parts := make([]*sumPart, size)
+		errs := make([]error, size)
+		var wg sync.WaitGroup
+		for r := range size {
+			wg.Go(func() {
+				j := &job{comm: comms[r]}
+				parts[r], errs[r] = j.reduceSums(plan)
+			})
+		}
+		wg.Wait()
+		for r := range size {
+			require.NoError(t, errs[r], "process %d of %d", r, size)
+			if r > 0 {
+				assert.Nil(t, parts[r], "process %d of %d", r, size)
+			}
+		}
+		require.NotNil(t, parts[0], "%d processes: process 0 was asked to read every file", size)
+		got, err := gmon.DecodeState(parts[0].state, "sum", tab.Target, gmon.FormatAuto)
+		require.NoError(t, err)
+		assert.Equal(t, want.EncodeState(), got.EncodeState(), "%d processes", size)
+	}
+}
