@@ -60,12 +60,16 @@ func execute(argv []string, stdin io.Reader, stdout, stderr io.Writer, process b
 	}
 	cfg.gmonFiles = files
 	if process {
-		isRoot, code := joinJob(cfg, stdin, stderr)
-		if !isRoot {
+		run, code := joinJob(cfg, stdin, stderr)
+		if !run {
 			return code
 		}
 		if cfg.job != nil {
 			defer func() { cfg.job.finish(exit) }()
+			if cfg.job.comm.Rank() != 0 {
+				// Process 0 prints and writes everything.
+				stdout, stderr = io.Discard, io.Discard
+			}
 		}
 	}
 	if process {

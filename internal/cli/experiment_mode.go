@@ -45,6 +45,9 @@ type experimentOptions struct {
 // the report. Nothing is printed or written unless every profile was read.
 func (c *config) reportExperiment(stdout io.Writer, stderr io.Writer) int {
 	fail := func(err error) int {
+		if errors.Is(err, errJobWorker) {
+			return 0
+		}
 		fmt.Fprintf(stderr, "%s: %v\n", c.argv0, err)
 		return 1
 	}
@@ -71,6 +74,9 @@ func (c *config) reportExperiment(stdout io.Writer, stderr io.Writer) int {
 	}
 	bar := newProgressBar(stderr)
 	cfg.Load.Progress = bar.update
+	if c.job != nil {
+		cfg.Load.Rows = c.job.experimentRows
+	}
 	cfg.Naming = c.textOptions().Naming()
 	acc, err := c.accumulateExperiment(cfg)
 	bar.finish()

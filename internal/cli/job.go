@@ -35,6 +35,10 @@ type job struct {
 	comm mpi.Comm
 	// planned is set once process 0 has broadcast the plan.
 	planned bool
+	// everyone is set when every process runs the command (the experiment
+	// mode, see experimentRows): there is no plan, and the processes other
+	// than 0 print nothing.
+	everyone bool
 }
 
 // The kinds of plan.
@@ -44,11 +48,18 @@ const (
 )
 
 // joinJob makes c a job when egprof runs as several MPI processes, in the
-// modes that read many files (gprof's report, -s and the differential
-// profile's first side). It returns false for a process other than 0,
-// which is then done: it has taken its part in the job.
-func joinJob(c *config, stdin io.Reader, stderr io.Writer) (isRoot bool, code int) {
-	if !mpi.Built || !mpi.Launched() || (c.ext.mode != modeClassic && c.ext.mode != modeDiff) {
+// modes that read many files: gprof's report, -s and the differential
+// profile's first side (process 0 runs the command, the others serve its
+// plans), and the experiment mode (every process runs the command, and
+// shares the reading of the rows). It returns false for a process that
+// is then done: it has taken its part in the job.
+func joinJob(c *config, stdin io.Reader, stderr io.Writer) (run bool, code int) {
+	if !mpi.Built || !mpi.Launched() {
+		return true, 0
+	}
+	switch c.ext.mode {
+	case modeClassic, modeDiff, modeExperiment:
+	default:
 		return true, 0
 	}
 	comm, err := mpi.Init()
@@ -60,8 +71,8 @@ func joinJob(c *config, stdin io.Reader, stderr io.Writer) (isRoot bool, code in
 		comm.Close()
 		return true, 0
 	}
-	c.job = &job{comm: comm}
-	if comm.Rank() == 0 {
+	c.job = &job{comm: comm, everyone: c.ext.mode == modeExperiment}
+	if comm.Rank() == 0 || c.job.everyone {
 		return true, 0
 	}
 	code = c.job.serve(c.argv0)
@@ -72,7 +83,7 @@ func joinJob(c *config, stdin io.Reader, stderr io.Writer) (isRoot bool, code in
 // finish ends process 0's part: the other processes wait for a plan until
 // process 0 sends one, so a failure before any file was read sends theirs.
 func (j *job) finish(code int) {
-	if !j.planned {
+	if j.comm.Rank() == 0 && !j.everyone && !j.planned {
 		j.sendPlan(planFailed, uint64(max(code, 1)), nil)
 	}
 	j.comm.Close()

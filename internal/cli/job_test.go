@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/egprof/egprof/experiment"
 	"github.com/egprof/egprof/gmon"
 	"github.com/egprof/egprof/internal/mpi"
 	"github.com/egprof/egprof/internal/testenv"
@@ -78,6 +80,21 @@ func (j *mpiJob) run(t *testing.T, np int, args ...string) (testenv.Result, []by
 	return res, sum
 }
 
+// sameOnProcesses runs the command alone and as MPI jobs of 1, 2 and 4
+// processes, and checks that each prints and writes (gmon.sum) exactly
+// what the one process does.
+func (j *mpiJob) sameOnProcesses(t *testing.T, args ...string) {
+	t.Helper()
+	want, wantSum := j.run(t, 0, args...)
+	require.Zero(t, want.Code, want.Stderr)
+	for _, np := range []int{1, 2, 4} {
+		got, gotSum := j.run(t, np, args...)
+		require.Zero(t, got.Code, "%q on %d processes: %s", args, np, got.Stderr)
+		assert.Equal(t, want.Stdout, got.Stdout, "%q on %d processes", args, np)
+		assert.Equal(t, wantSum, gotSum, "%q on %d processes: gmon.sum", args, np)
+	}
+}
+
 // TestMPIJobSums runs gprof's report, -i and -s as an MPI job of 1, 2 and
 // 4 processes: every byte printed or written is the one-process run's.
 func TestMPIJobSums(t *testing.T) {
@@ -96,14 +113,7 @@ func TestMPIJobSums(t *testing.T) {
 	// goldens check the rest on every program).
 	gprof := testenv.Output(t, testenv.Gprof(t), j.dir, cases[0]...)
 	for _, args := range cases {
-		want, wantSum := j.run(t, 0, args...)
-		require.Zero(t, want.Code, want.Stderr)
-		for _, np := range []int{1, 2, 4} {
-			got, gotSum := j.run(t, np, args...)
-			require.Zero(t, got.Code, "%q on %d processes: %s", args, np, got.Stderr)
-			assert.Equal(t, want.Stdout, got.Stdout, "%q on %d processes", args, np)
-			assert.Equal(t, wantSum, gotSum, "%q on %d processes: gmon.sum", args, np)
-		}
+		j.sameOnProcesses(t, args...)
 	}
 	assert.Equal(t, gprof, func() string { r, _ := j.run(t, 4, cases[0]...); return r.Stdout }())
 }
@@ -165,5 +175,101 @@ func TestJobSumsInParts(t *testing.T) {
 		got, err := gmon.DecodeState(parts[0].state, "sum", tab.Target, gmon.FormatAuto)
 		require.NoError(t, err)
 		assert.Equal(t, want.EncodeState(), got.EncodeState(), "%d processes", size)
+	}
+}
+
+// TestJobExperimentRows shares an experiment's rows among processes that
+// are goroutines (mpi.Local): every row is read once, by one process, and
+// process 0 takes every row's observations in row order, bit for bit.
+func TestJobExperimentRows(t *testing.T) {
+	const rows, items = 23, 5
+	fill := func(row int, obs *experiment.Observations) {
+		obs.Bases, obs.Base = 3, make([]float64, 3*items)
+		for i := range obs.Base {
+			if (row+i)%4 != 0 { // some functions without any value
+				obs.Base[i] = float64(row*100+i) + 0.1
+			}
+		}
+		obs.Base[0] = math.Copysign(0, -1) // a negative zero is sent as such
+		obs.Total, obs.HZ = float64(row)+0.5, 100
+	}
+	for size := 1; size <= 5; size++ {
+		comms := mpi.Local(size)
+		var mu sync.Mutex
+		readBy := map[int][]int{}
+		var taken []int
+		errs := make([]error, size)
+		var wg sync.WaitGroup
+		for r := range size {
+			wg.Go(func() {
+				j := &job{comm: comms[r], everyone: true}
+				errs[r] = j.experimentRows(rows, 3*items, func(int) string { return "" },
+					func(row int, obs *experiment.Observations) error {
+						mu.Lock()
+						readBy[row] = append(readBy[row], r)
+						mu.Unlock()
+						fill(row, obs)
+						return nil
+					},
+					func(row int, obs *experiment.Observations) {
+						var want experiment.Observations
+						fill(row, &want)
+						assert.Equal(t, math.Float64bits(want.Base[0]), math.Float64bits(obs.Base[0]))
+						assert.Equal(t, want.Base, obs.Base, "row %d", row)
+						assert.Equal(t, want.Total, obs.Total, "row %d", row)
+						taken = append(taken, row)
+					})
+			})
+		}
+		wg.Wait()
+		require.NoError(t, errs[0], "%d processes", size)
+		for r := 1; r < size; r++ {
+			assert.ErrorIs(t, errs[r], errJobWorker)
+		}
+		want := make([]int, rows)
+		for i := range want {
+			want[i] = i
+		}
+		assert.Equal(t, want, taken, "%d processes", size)
+		readers := map[int]bool{}
+		for row := range rows {
+			require.Len(t, readBy[row], 1, "%d processes: row %d", size, row)
+			readers[readBy[row][0]] = true
+		}
+		assert.Len(t, readers, size, "%d processes: every process reads rows", size)
+	}
+}
+
+// FuzzTakeObservations feeds arbitrary bytes to the reader of a process's
+// observations: it never panics and never hands on a row whose values
+// would not fit.
+func FuzzTakeObservations(f *testing.F) {
+	obs := &experiment.Observations{Bases: 3, Base: []float64{0, 0, 0, 1, 2, 3}, Total: 4, HZ: 100}
+	f.Add(append(appendObservations(nil, 7, obs), obsEnd))
+	f.Add([]byte{obsFail, 3, 'b', 'a', 'd', obsEnd})
+	f.Add([]byte{obsRow, 1})
+	f.Fuzz(func(t *testing.T, msg []byte) {
+		_ = takeObservations(msg, 6, func(row int, o *experiment.Observations) {
+			if o.Bases <= 0 || len(o.Base) != 6 || len(o.Base)%o.Bases != 0 {
+				t.Fatalf("row %d: %d values in groups of %d", row, len(o.Base), o.Bases)
+			}
+		})
+	})
+}
+
+// TestMPIJobExperiment runs the experiment mode as an MPI job: a table
+// whose one row is a pattern over the rank files, with the statistics over
+// the ranks, prints what one process prints, on 1, 2 and 4 processes.
+func TestMPIJobExperiment(t *testing.T) {
+	testenv.Long(t)
+	j := newMPIJob(t, 16)
+	table := filepath.Join(t.TempDir(), "exp.tsv")
+	require.NoError(t, os.WriteFile(table, []byte("gmon\tbinary\n"+filepath.Join(j.dir, "gmon.rank*")+"\t"+j.exe+"\n"), 0o666))
+	for _, args := range [][]string{
+		{"-b", "--experiment=" + table, "--over=rank"},
+		{"--experiment=" + table, "--over=rank", "--format=tsv"},
+		append([]string{"-b", "--runs", j.exe}, j.files...),
+	} {
+		j.sameOnProcesses(t, args...)
 	}
 }
