@@ -191,7 +191,11 @@ func (c *config) checkExperimentOptions() error {
 	o := &c.ext.exp
 	switch {
 	case len(o.tables) > 0 && !(len(c.gmonFiles) == 1 && c.gmonFiles[0] == "gmon.out"):
-		return fmt.Errorf("with --experiment the profiles come from the table, not from the command line (%s)", strings.Join(c.gmonFiles, " "))
+		names := strings.Join(c.gmonFiles[:min(3, len(c.gmonFiles))], " ")
+		if more := len(c.gmonFiles) - 3; more > 0 {
+			names += fmt.Sprintf(" and %d more", more)
+		}
+		return fmt.Errorf("with --experiment the profiles come from the table, not from the command line (%s)", names)
 	case c.style&styleSum != 0:
 		return errors.New("-s does not combine with an experiment; sum the runs with gprof -s instead")
 	}

@@ -68,7 +68,7 @@ measure() {
 			(cd "$RANKS_DIR" && mpirun --allow-run-as-root --oversubscribe -np "$p" \
 				sh -c 'exec /usr/bin/time -f "%M" -o "$0.$OMPI_COMM_WORLD_RANK" "$@"' "$work/rss" \
 				"$work/egprof-mpi" $args "$RANKS_BINARY" --files-from="$work/list.$n" >"$work/out.$p" 2>"$work/err")
-		fi || { echo "bench-job: $args on $p processes failed: $(head -c 300 "$work/err")" >&2; exit 1; }
+		fi || { echo "bench-job: $args on $p processes failed: $(head -c 300 "$work/err")" >&2; kill $$; exit 1; }
 		end=$(date +%s.%N)
 		echo "$end - $start" | bc >>"$work/wall"
 		cat "$work"/rss.* | sort -n | tail -1 >>"$work/peak"
