@@ -253,7 +253,7 @@ func decodeSumPart(data []byte) (*sumPart, error) {
 	return p, nil
 }
 
-// sumParts is the work of every process, 0 included: its share of the
+// reduceSums is the work of every process, 0 included: its share of the
 // files summed and merged up the tree. It returns process 0's merged part
 // (nil on the others, and on process 0 when a process failed or the
 // parts do not merge exactly).
