@@ -85,8 +85,16 @@ func (d decoder) addr(b []byte) uint64 {
 }
 
 // bins decodes n 16-bit counters from b, which holds at least 2*n bytes.
-func (d decoder) bins(b []byte, n int) []uint16 {
-	out := make([]uint16, n)
+func (d decoder) bins(b []byte, n int) []uint16 { return d.binsInto(nil, b, n) }
+
+// binsInto is bins decoding into dst's storage when it is large enough.
+func (d decoder) binsInto(dst []uint16, b []byte, n int) []uint16 {
+	out := dst[:0]
+	if cap(out) >= n {
+		out = out[:n]
+	} else {
+		out = make([]uint16, n)
+	}
 	b = b[:2*n]
 	if d.big {
 		for i := range out {

@@ -70,6 +70,8 @@ type Profile struct {
 	// checkOnly is set for the scratch profile behind Read: records are
 	// parsed and checked against each other but not summed.
 	checkOnly bool
+	// reuse is the File whose storage the next read may reuse.
+	reuse *File
 
 	hist  []histInfo // every histogram, parallel to Hists when accumulating
 	index map[rangeKey]int

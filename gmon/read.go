@@ -24,6 +24,18 @@ func Read(data []byte, name string, t Target, f Format) (*File, error) {
 	return p.read(data, name)
 }
 
+// ReadReusing is Read that reuses the storage of old, a File an earlier
+// Read returned and that is no longer used (nil for none): the returned
+// File may share its histogram bins and arcs, and old must not be used
+// again. It saves the allocations of reading many files one after the
+// other.
+func ReadReusing(old *File, data []byte, name string, t Target, f Format) (*File, error) {
+	p := NewProfile(t, f)
+	p.checkOnly = true
+	p.reuse = old
+	return p.read(data, name)
+}
+
 // ReadFile reads the named file from disk and parses it with Read. The
 // caller deals with "-" (standard input) itself: read it with io.ReadAll
 // and call Read.
@@ -57,6 +69,13 @@ func (p *Profile) read(data []byte, name string) (*File, error) {
 		return nil, ferr(name, 0, KindBadMagic, nil, "bad magic cookie %q, want %q (format %v)", data[:4], gnuMagic, p.Format)
 	}
 	r := reader{p: p, d: newDecoder(p.Target), data: data, name: name, f: &File{Name: name, raw: data}}
+	if old := p.reuse; old != nil {
+		// The storage of a File no longer used: its bins are reused in
+		// order, its arc slice when it is large enough.
+		p.reuse = nil
+		r.f.Hists, r.oldHists, r.oldArcs = old.Hists[:0], old.Hists, old.Arcs[:0]
+		*old = File{}
+	}
 	var err error
 	if p.Format == FormatMagic || (p.Format == FormatAuto && magic) {
 		err = r.gnu()
@@ -77,6 +96,9 @@ type reader struct {
 	data []byte
 	name string
 	f    *File
+	// oldHists and oldArcs are storage to reuse (see ReadReusing).
+	oldHists []HistRecord
+	oldArcs  []ArcRecord
 }
 
 func (r *reader) errf(off int, kind ErrorKind, cause error, format string, args ...any) error {
@@ -183,7 +205,11 @@ func (r *reader) hist(start int) (int, error) {
 		return 0, r.errf(off, KindTruncated, io.ErrUnexpectedEOF,
 			"histogram record claims %d bins (%d bytes)%s but only %d bytes remain", nb, need, extra, len(r.data)-off)
 	}
-	bins := d.bins(r.data[off:], int(nb))
+	var reuse []uint16
+	if k := len(r.f.Hists); k < len(r.oldHists) {
+		reuse = r.oldHists[k].Bins
+	}
+	bins := d.binsInto(reuse, r.data[off:], int(nb))
 	off += 2 * int(nb)
 
 	if first {
@@ -215,7 +241,11 @@ func (r *reader) arc(start int) (int, error) {
 		// as the remaining bytes could hold, which is at most about twice
 		// their size in memory.
 		room := (len(r.data) - start) / (1 + sz)
-		r.f.Arcs = make([]ArcRecord, 0, room)
+		if cap(r.oldArcs) >= room {
+			r.f.Arcs = r.oldArcs[:0]
+		} else {
+			r.f.Arcs = make([]ArcRecord, 0, room)
+		}
 		r.p.reserveArcs(room)
 	}
 	b := r.data[off : off+sz]

@@ -19,6 +19,9 @@ type AnalyzeOptions struct {
 	// Criterion picks the candidates for tuning (the zero value: the
 	// maximum).
 	Criterion Criterion
+	// NoSeries leaves Report.Series empty, when nothing plots it: it
+	// holds a number per rank and region shown.
+	NoSeries bool
 }
 
 // DefaultTop is the default number of regions shown in detail.
@@ -320,7 +323,9 @@ func Analyze(s *Summary, opt AnalyzeOptions) *Report {
 	}
 	rep.Matrix = m
 
-	rep.Series = s.series(topIdx[:min(top, len(topIdx))], name)
+	if !opt.NoSeries {
+		rep.Series = s.series(topIdx[:min(top, len(topIdx))], name)
+	}
 	rep.Truncated = s.unknownRanks(topIdx)
 	rep.clusterRanks(s, topIdx[:min(clusterDims, len(topIdx))], name)
 	// The regions' clusters describe how the program's time splits
@@ -489,23 +494,16 @@ func (rep *Report) clusterRanks(s *Summary, idx []int, name func(string) string)
 	for _, i := range dims {
 		rep.ClusterRegions = append(rep.ClusterRegions, name(s.Regions[i]))
 	}
-	// In samples from the region's mean, for the clustering (one block
-	// for all ranks: a slice per rank would double the memory).
-	flat := make([]float64, P*len(dims))
-	dev := make([][]float64, P)
-	for p := range s.Ranks {
-		dev[p] = flat[p*len(dims) : (p+1)*len(dims) : (p+1)*len(dims)]
-		for d, i := range dims {
-			dev[p][d] = (float64(s.Ranks[p].Value(i)) - means[d]) / FixedOne
-		}
-	}
-	// relative is a rank's time in region d relative to the region's mean.
-	relative := func(p, d int) float64 { return dev[p][d] * FixedOne / means[d] }
-	cl := Cluster(dev)
+	// In samples from the region's mean, for the clustering, read from
+	// the ranks' records as needed rather than held for every rank.
+	pts := &rankPoints{s: s, dims: dims, means: means}
+	cl := ClusterPoints(pts)
 	if len(dims) == 0 {
 		cl = Clustering{K: min(1, P), Assign: make([]int, P)}
 	}
 	rep.RankSilhouette = cl.Silhouette
+	dev := make([]float64, len(dims))
+	a, b := make([]float64, len(dims)), make([]float64, len(dims))
 	for _, members := range groupMembers(cl) {
 		rc := RankCluster{Size: len(members)}
 		in := make([]bool, P)
@@ -515,20 +513,29 @@ func (rep *Report) clusterRanks(s *Summary, idx []int, name func(string) string)
 		}
 		rc.Ranks = FormatRanks(rc.Members)
 		if cl.K > 1 {
+			// Each region's sums over the group and over the others, in
+			// rank order.
+			clear(a)
+			clear(b)
+			na, nb := 0, 0
+			for p := range P {
+				pts.Point(p, dev)
+				sum := b
+				if in[p] {
+					sum = a
+					na++
+				} else {
+					nb++
+				}
+				for d := range dims {
+					// The rank's time in region d relative to the
+					// region's mean.
+					sum[d] += dev[d] * FixedOne / means[d]
+				}
+			}
 			var seps []Separation
 			for d := range dims {
-				var a, b float64
-				var na, nb int
-				for p := range dev {
-					if in[p] {
-						a += relative(p, d)
-						na++
-					} else {
-						b += relative(p, d)
-						nb++
-					}
-				}
-				diff := a/float64(na) - b/float64(max(nb, 1))
+				diff := a[d]/float64(na) - b[d]/float64(max(nb, 1))
 				if math.Abs(diff) >= 0.05 {
 					seps = append(seps, Separation{Region: name(s.Regions[dims[d]]), Difference: diff,
 						Seconds: s.Seconds(diff * means[d])})
@@ -541,6 +548,46 @@ func (rep *Report) clusterRanks(s *Summary, idx []int, name func(string) string)
 			rc.Separating = seps[:min(3, len(seps))]
 		}
 		rep.RankClusters = append(rep.RankClusters, rc)
+	}
+}
+
+// rankPoints are the ranks as points to cluster: each rank's time in the
+// regions dims, in samples from the region's mean.
+type rankPoints struct {
+	s     *Summary
+	dims  []int
+	means []float64
+	// store and cols are the last store read and the positions of dims
+	// among its regions (-1 for a region it does not hold).
+	store *keptStore
+	cols  []int
+}
+
+func (r *rankPoints) Len() int { return r.s.P() }
+func (r *rankPoints) Dim() int { return len(r.dims) }
+
+// Point writes rank p's coordinates to dst.
+func (r *rankPoints) Point(p int, dst []float64) {
+	ri := &r.s.Ranks[p]
+	if k := ri.kept; k != nil && k != r.store {
+		r.store = k
+		r.cols = r.cols[:0]
+		for _, i := range r.dims {
+			j, ok := k.region(i)
+			if !ok {
+				j = -1
+			}
+			r.cols = append(r.cols, j)
+		}
+	}
+	for d, i := range r.dims {
+		var v uint64
+		if ri.kept != nil && r.cols[d] >= 0 {
+			v = ri.kept.values[r.cols[d]].get(int(ri.row))
+		} else {
+			v = ri.Value(i)
+		}
+		dst[d] = (float64(v) - r.means[d]) / FixedOne
 	}
 }
 

@@ -218,7 +218,7 @@ func TestRankInfoLookup(t *testing.T) {
 	require.NoError(t, s.AddRank(4, "r", 100, tm, make([]uint64, len(tm))))
 	ri := &s.Ranks[0]
 	assert.True(t, ri.Truncated)
-	assert.Equal(t, []RegionValue{{1, 9}, {3, 7}}, ri.Top)
+	assert.Equal(t, []RegionValue{{1, 9}, {3, 7}}, ri.Top())
 	v, known := ri.Lookup(0)
 	assert.False(t, known)
 	assert.Zero(t, v)
@@ -226,5 +226,5 @@ func TestRankInfoLookup(t *testing.T) {
 	v, known = ri.Lookup(0)
 	assert.True(t, known)
 	assert.Equal(t, uint64(5), v)
-	assert.Equal(t, uint64(22), ri.Total)
+	assert.Equal(t, uint64(22), ri.Total())
 }

@@ -30,13 +30,40 @@ const (
 	maxIterations    = 100
 )
 
+// Points are the points Cluster partitions, read one at a time: they
+// need not all be held as vectors.
+type Points interface {
+	// Len is the number of points and Dim their number of coordinates.
+	Len() int
+	Dim() int
+	// Point writes point i's coordinates to dst (Dim of them).
+	Point(i int, dst []float64)
+}
+
+// rows are points held as vectors.
+type rows [][]float64
+
+func (x rows) Len() int { return len(x) }
+
+func (x rows) Dim() int {
+	if len(x) == 0 {
+		return 0
+	}
+	return len(x[0])
+}
+
+func (x rows) Point(i int, dst []float64) { copy(dst, x[i]) }
+
 // Cluster partitions the points with k-means for k = 2..8 (and below the
 // number of points), keeping the k whose partition has the widest mean
 // silhouette, or a single group when no partition shows a substantial
 // structure. It is deterministic: the starting centres are chosen by
 // farthest-point traversal from the point farthest from the mean.
-func Cluster(x [][]float64) Clustering {
-	n := len(x)
+func Cluster(x [][]float64) Clustering { return ClusterPoints(rows(x)) }
+
+// ClusterPoints is Cluster over points read one at a time.
+func ClusterPoints(x Points) Clustering {
+	n := x.Len()
 	single := Clustering{K: 1, Assign: make([]int, n)}
 	if n > 0 {
 		single.Centroids = [][]float64{mean(x, nil)}
@@ -98,17 +125,19 @@ func dist2(a, b []float64) float64 {
 }
 
 // mean returns the mean of the points selected by keep (all when nil).
-func mean(x [][]float64, keep func(int) bool) []float64 {
-	if len(x) == 0 {
+func mean(x Points, keep func(int) bool) []float64 {
+	if x.Len() == 0 {
 		return nil
 	}
-	m := make([]float64, len(x[0]))
+	m := make([]float64, x.Dim())
+	p := make([]float64, x.Dim())
 	n := 0
-	for i, p := range x {
+	for i := range x.Len() {
 		if keep != nil && !keep(i) {
 			continue
 		}
 		n++
+		x.Point(i, p)
 		for j, v := range p {
 			m[j] += v
 		}
@@ -121,20 +150,30 @@ func mean(x [][]float64, keep func(int) bool) []float64 {
 	return m
 }
 
+// point returns point i as a new vector.
+func point(x Points, i int) []float64 {
+	p := make([]float64, x.Dim())
+	x.Point(i, p)
+	return p
+}
+
 // kmeans runs Lloyd's algorithm from farthest-point starting centres. ok
 // is false when there are fewer than k distinct points.
-func kmeans(x [][]float64, k int) (assign []int, cent [][]float64, ok bool) {
-	n := len(x)
+func kmeans(x Points, k int) (assign []int, cent [][]float64, ok bool) {
+	n := x.Len()
+	p := make([]float64, x.Dim())
 	mu := mean(x, nil)
 	first, far := 0, -1.0
-	for i, p := range x {
+	for i := range n {
+		x.Point(i, p)
 		if d := dist2(p, mu); d > far {
 			first, far = i, d
 		}
 	}
-	cent = [][]float64{slices.Clone(x[first])}
+	cent = [][]float64{point(x, first)}
 	minD := make([]float64, n)
-	for i, p := range x {
+	for i := range n {
+		x.Point(i, p)
 		minD[i] = dist2(p, cent[0])
 	}
 	for len(cent) < k {
@@ -147,18 +186,23 @@ func kmeans(x [][]float64, k int) (assign []int, cent [][]float64, ok bool) {
 		if pick < 0 {
 			return nil, nil, false
 		}
-		cent = append(cent, slices.Clone(x[pick]))
-		for i, p := range x {
-			minD[i] = min(minD[i], dist2(p, x[pick]))
+		q := point(x, pick)
+		cent = append(cent, q)
+		for i := range n {
+			x.Point(i, p)
+			minD[i] = min(minD[i], dist2(p, q))
 		}
 	}
 	assign = make([]int, n)
 	for i := range assign {
 		assign[i] = -1
 	}
+	sums := make([][]float64, k)
+	members := make([]int, k)
 	for range maxIterations {
 		changed := false
-		for i, p := range x {
+		for i := range n {
+			x.Point(i, p)
 			best, bd := 0, math.Inf(1)
 			for c, q := range cent {
 				if d := dist2(p, q); d < bd {
@@ -173,40 +217,75 @@ func kmeans(x [][]float64, k int) (assign []int, cent [][]float64, ok bool) {
 		if !changed {
 			break
 		}
-		for c := range cent {
-			members := 0
-			for _, a := range assign {
-				if a == c {
-					members++
-				}
-			}
-			if members == 0 {
-				// Restart an empty group at the point worst served.
-				worst, wd := 0, -1.0
-				for i, p := range x {
-					if d := dist2(p, cent[assign[i]]); d > wd {
-						worst, wd = i, d
+		clear(members)
+		for _, a := range assign {
+			members[a]++
+		}
+		if slices.Contains(members, 0) {
+			// A group is empty: restart it, then move the others, one
+			// after the other, as each restart changes the groups.
+			for c := range cent {
+				if countIn(assign, c) == 0 {
+					// Restart an empty group at the point worst served.
+					worst, wd := 0, -1.0
+					for i := range n {
+						x.Point(i, p)
+						if d := dist2(p, cent[assign[i]]); d > wd {
+							worst, wd = i, d
+						}
 					}
+					cent[c] = point(x, worst)
+					assign[worst] = c
+					continue
 				}
-				cent[c] = slices.Clone(x[worst])
-				assign[worst] = c
-				continue
+				cent[c] = mean(x, func(i int) bool { return assign[i] == c })
 			}
-			cent[c] = mean(x, func(i int) bool { return assign[i] == c })
+			continue
+		}
+		// Every group's mean in one pass, each summed in point order as
+		// mean sums it.
+		for c := range sums {
+			sums[c] = make([]float64, x.Dim())
+		}
+		for i := range n {
+			x.Point(i, p)
+			m := sums[assign[i]]
+			for j, v := range p {
+				m[j] += v
+			}
+		}
+		for c, m := range sums {
+			for j := range m {
+				m[j] /= float64(members[c])
+			}
+			cent[c] = m
 		}
 	}
 	return assign, cent, true
 }
 
+// countIn returns how many points assign puts in group c.
+func countIn(assign []int, c int) int {
+	n := 0
+	for _, a := range assign {
+		if a == c {
+			n++
+		}
+	}
+	return n
+}
+
 // silhouette returns the mean silhouette width of the partition over an
 // evenly spaced sample of at most silhouetteSample points; a point alone
 // in its group scores 0.
-func silhouette(x [][]float64, assign []int, k int) float64 {
-	n := len(x)
+func silhouette(x Points, assign []int, k int) float64 {
+	n := x.Len()
 	stride := max(1, (n+silhouetteSample-1)/silhouetteSample)
 	var sample []int
+	var pts [][]float64
 	for i := 0; i < n; i += stride {
 		sample = append(sample, i)
+		pts = append(pts, point(x, i))
 	}
 	sizes := make([]int, k)
 	for _, i := range sample {
@@ -214,11 +293,11 @@ func silhouette(x [][]float64, assign []int, k int) float64 {
 	}
 	var total float64
 	sums := make([]float64, k)
-	for _, i := range sample {
+	for si, i := range sample {
 		clear(sums)
-		for _, j := range sample {
+		for sj, j := range sample {
 			if i != j {
-				sums[assign[j]] += math.Sqrt(dist2(x[i], x[j]))
+				sums[assign[j]] += math.Sqrt(dist2(pts[si], pts[sj]))
 			}
 		}
 		own := assign[i]
@@ -263,7 +342,7 @@ func Standardize(x [][]float64) [][]float64 {
 		return nil
 	}
 	dims := len(x[0])
-	mu := mean(x, nil)
+	mu := mean(rows(x), nil)
 	var keep []int
 	var sd []float64
 	for j := range dims {

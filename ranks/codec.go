@@ -115,8 +115,8 @@ func (s *Summary) Encode() []byte {
 			e.Uint(uint64(r.Rank - prev - 1))
 		}
 		prev = r.Rank
-		e.String(r.Label)
-		e.Uint(r.Total)
+		e.String(r.Label())
+		e.Uint(r.Total())
 		e.Bool(r.Truncated)
 		held := r.entries()
 		e.Uint(uint64(len(held)))
@@ -341,7 +341,7 @@ func DecodeSummary(data []byte, name string) (*Summary, error) {
 			break
 		}
 		prev = r
-		ri := RankInfo{Rank: r, Label: d.String("rank label"), Total: d.Uint("rank total"), Source: name}
+		ri := RankInfo{Rank: r, more: &rankMore{label: d.String("rank label"), total: d.Uint("rank total"), source: name}}
 		ri.Truncated = d.Uint("truncation flag") != 0
 		at = d.Offset()
 		nt := d.Count("kept regions", 2)
@@ -357,7 +357,7 @@ func DecodeSummary(data []byte, name string) (*Summary, error) {
 				d.FailAt(at, "kept region out of range")
 			}
 			last = int(idx)
-			ri.Top = append(ri.Top, RegionValue{Region: int32(idx), Value: d.Uint("kept time")})
+			ri.more.top = append(ri.more.top, RegionValue{Region: int32(idx), Value: d.Uint("kept time")})
 		}
 		s.Ranks[i] = ri
 		if d.Err() != nil {

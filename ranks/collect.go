@@ -79,14 +79,16 @@ func Sniff(name string) (bool, error) {
 // CheckDistinct refuses an input given twice: two names of one file (the
 // same name twice, a path and a link to it), which would count its ranks
 // twice. Standard input and files that cannot be examined are left to the
-// reading, which reports them.
+// reading, which reports them. Files are told apart by their device and
+// inode where the system has them, else compared pairwise.
 func CheckDistinct(inputs []Input) error {
 	type seen struct {
 		name string
 		info os.FileInfo
 	}
-	var files []seen
-	for _, in := range inputs {
+	var files []seen         // files without an identity
+	byID := map[fileID]int{} // identity -> the input first seen with it
+	for i, in := range inputs {
 		if in.Data != nil {
 			continue
 		}
@@ -94,15 +96,29 @@ func CheckDistinct(inputs []Input) error {
 		if err != nil {
 			continue
 		}
-		for _, f := range files {
-			if os.SameFile(f.info, fi) {
-				if f.name == in.Name {
-					return fmt.Errorf("%s is given twice: each rank may be counted only once", in.Name)
-				}
-				return fmt.Errorf("%s and %s are the same file: each rank may be counted only once", f.name, in.Name)
+		first := ""
+		if id, ok := identity(fi); ok {
+			if j, dup := byID[id]; dup {
+				first = inputs[j].Name
+			} else {
+				byID[id] = i
 			}
+		} else {
+			for _, f := range files {
+				if os.SameFile(f.info, fi) {
+					first = f.name
+					break
+				}
+			}
+			files = append(files, seen{in.Name, fi})
 		}
-		files = append(files, seen{in.Name, fi})
+		switch first {
+		case "":
+		case in.Name:
+			return fmt.Errorf("%s is given twice: each rank may be counted only once", in.Name)
+		default:
+			return fmt.Errorf("%s and %s are the same file: each rank may be counted only once", first, in.Name)
+		}
 	}
 	return nil
 }
@@ -243,7 +259,9 @@ func Collect(tab *symtab.Table, layout *Layout, inputs []Input, opt CollectOptio
 		func(w, _ int, j job) (outcome, error) {
 			if ws[w] == nil {
 				ws[w] = &worker{sum: NewSummary(opt.Exe, layout, opt.TopK), sc: newScratch(len(tab.Syms))}
-				ws[w].sum.lean = !opt.KeepHeaviest
+				if !opt.KeepHeaviest {
+					ws[w].sum.kept = &keptStore{inputs: inputs}
+				}
 			}
 			return c.do(ws[w], j)
 		},
@@ -421,10 +439,10 @@ func (c *candidates) apply(s *Summary) {
 		if !ok {
 			continue
 		}
-		inKeep := 0
-		if s.lean && len(c.regions) > 0 {
-			ri.keptIn, ri.kept = c.regions, make([]uint64, len(c.regions))
+		if ri.kept != nil {
+			ri.kept.setRegions(c.regions)
 		}
+		inKeep := 0
 		for _, r := range c.regions {
 			i := sort.Search(len(full), func(i int) bool { return full[i].Region >= r })
 			v := uint64(0)
@@ -434,7 +452,7 @@ func (c *candidates) apply(s *Summary) {
 			}
 			ri.set(int(r), v)
 		}
-		if s.lean {
+		if ri.kept != nil {
 			// As addRank records the ranks read after the choice.
 			ri.Truncated = len(full) > inKeep
 		}
@@ -477,7 +495,7 @@ func (c *collector) do(wk *worker, j job) (outcome, error) {
 		}
 	}
 	if j.analyse {
-		sum, hasBB, err := c.analyse(wk.sum, in, data, wk.sc)
+		sum, hasBB, err := c.analyse(wk.sum, i, data, wk.sc)
 		if err != nil {
 			return fail(err)
 		}
@@ -568,7 +586,8 @@ func (c *collector) plan() []job {
 // analyse folds one input into s: a gmon file as one rank (reporting
 // whether it has basic-block counts), a summary by merging it (and
 // returning it).
-func (c *collector) analyse(s *Summary, in *Input, data []byte, sc *scratch) (sum *Summary, hasBB bool, err error) {
+func (c *collector) analyse(s *Summary, i int, data []byte, sc *scratch) (sum *Summary, hasBB bool, err error) {
+	in := &c.inputs[i]
 	if in.Summary || IsSummary(data) {
 		sum, err := DecodeSummary(data, in.Name)
 		if err != nil {
@@ -583,13 +602,15 @@ func (c *collector) analyse(s *Summary, in *Input, data []byte, sc *scratch) (su
 		}
 		return sum, false, nil
 	}
-	hasBB, err = c.rank(s, in, data, sc)
+	hasBB, err = c.rank(s, i, data, sc)
 	return nil, hasBB, err
 }
 
-// rank reads one gmon file as one rank.
-func (c *collector) rank(s *Summary, in *Input, data []byte, sc *scratch) (hasBB bool, err error) {
-	f, err := gmon.Read(data, in.Name, c.tab.Target, c.opt.Format)
+// rank reads one gmon file, input i, as one rank.
+func (c *collector) rank(s *Summary, i int, data []byte, sc *scratch) (hasBB bool, err error) {
+	in := &c.inputs[i]
+	f, err := gmon.ReadReusing(sc.file, data, in.Name, c.tab.Target, c.opt.Format)
+	sc.file = f
 	if err != nil {
 		return false, err
 	}
@@ -608,7 +629,7 @@ func (c *collector) rank(s *Summary, in *Input, data []byte, sc *scratch) (hasBB
 	if !frozen {
 		fullp = &full
 	}
-	if err := s.addRank(in.Rank, in.Name, c.attr.rate(f), v, keep, fullp); err != nil {
+	if err := s.addRank(in.Rank, i, in.Name, c.attr.rate(f), v, keep, fullp); err != nil {
 		return false, fmt.Errorf("%s: %w", in.Name, err)
 	}
 	if !frozen {
@@ -623,6 +644,8 @@ type scratch struct {
 	calls []uint64  // per symbol
 	// per cell of the summary being filled
 	time, incl, cellCalls []uint64
+	// file is the last file read, whose storage the next read reuses.
+	file *gmon.File
 }
 
 func newScratch(nsyms int) *scratch {
@@ -797,7 +820,8 @@ func FillRanks(tab *symtab.Table, layout *Layout, s *Summary, inputs []Input, re
 					return nil, err
 				}
 			}
-			f, err := gmon.Read(data, in.Name, tab.Target, opt.Format)
+			f, err := gmon.ReadReusing(wk.sc.file, data, in.Name, tab.Target, opt.Format)
+			wk.sc.file = f
 			if err != nil {
 				return nil, err
 			}

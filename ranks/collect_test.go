@@ -276,7 +276,7 @@ func TestFillRanks(t *testing.T) {
 		require.NoError(t, err)
 		v, err := sc.attribute(attr, fx.layout, f, small)
 		require.NoError(t, err)
-		require.NoError(t, small.addRank(x.Rank, x.Name, attr.rate(f), v, nil, nil))
+		require.NoError(t, small.addRank(x.Rank, -1, x.Name, attr.rate(f), v, nil, nil))
 	}
 	require.NoError(t, small.Normalize())
 	regions := AnalysisRegions(small, 5)
@@ -409,7 +409,7 @@ func TestLeanRecordsSameAnalysis(t *testing.T) {
 		require.NoError(t, err)
 		for _, ri := range res.Summary.Ranks {
 			if !keep {
-				assert.Empty(t, ri.Top, "lean: no heaviest regions")
+				assert.Empty(t, ri.Top(), "lean: no heaviest regions")
 			}
 		}
 		return Analyze(res.Summary, AnalyzeOptions{Top: 2})

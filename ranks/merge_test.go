@@ -214,7 +214,7 @@ func addAttributed(t testing.TB, s *Summary, d attributedRank) {
 		i := s.cellID(c)
 		v.time[i], v.incl[i] = x[0], x[0]+x[1]
 	}
-	require.NoError(t, s.addRank(d.rank, fmt.Sprintf("gmon.rank%d", d.rank), 100, v, nil, nil))
+	require.NoError(t, s.addRank(d.rank, -1, fmt.Sprintf("gmon.rank%d", d.rank), 100, v, nil, nil))
 }
 
 // Cells that only some ranks bring merge exactly too: a summary lacking a

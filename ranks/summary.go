@@ -31,34 +31,80 @@ func toFixed(ticks float64) uint64 {
 
 // RankInfo is what a summary keeps of one rank: its number, its label (the
 // gmon file name), its total time, and its time in its heaviest regions.
-// Its size is bounded: the summary's TopK regions and a few more.
+// Its size is bounded: the summary's TopK regions and a few more. A rank
+// recorded leanly (see CollectOptions.KeepHeaviest) holds no record of its
+// own: a row of its summary's store, a few bytes per candidate region.
 type RankInfo struct {
-	Rank  int
-	Label string
-	Total uint64 // fixed-point samples, all regions
-	// Top holds the rank's time in its TopK heaviest regions with non-zero
-	// time, and in the regions chosen or filled in as the ones shown rank
-	// by rank (see Collect and FillRanks), by region index. Truncated is set when the rank had more non-zero
-	// regions than TopK: its time in regions not listed is unknown.
-	Top       []RegionValue
+	Rank int
+	// Truncated is set when the rank had more non-zero regions than it
+	// holds: its time in regions not listed is unknown.
 	Truncated bool
-	// Source is the summary file the rank was read from in this run ("" for
-	// a rank read from its gmon file); it is not saved.
-	Source string
-	// keptIn and kept are a denser form of Top's entries for a rank read
-	// in a run that saves no summary: its times (kept) in the candidate
-	// regions (keptIn, ascending, one slice shared by every such rank).
-	keptIn []int32
-	kept   []uint64
+	row       int32      // the rank's row in kept
+	kept      *keptStore // the store of a lean rank, else nil
+	more      *rankMore  // the label, total and regions of any other rank
+}
+
+// rankMore is the part of a rank's record that a lean rank keeps in its
+// store instead.
+type rankMore struct {
+	label string
+	total uint64 // fixed-point samples, all regions
+	// top holds the rank's time in its TopK heaviest regions with non-zero
+	// time, and in the regions chosen or filled in as the ones shown rank
+	// by rank (see Collect and FillRanks), by region index.
+	top []RegionValue
+	// source is the summary file the rank was read from in this run (""
+	// for a rank read from its gmon file); it is not saved.
+	source string
+}
+
+// Label returns the rank's label: the name of its gmon file.
+func (ri *RankInfo) Label() string {
+	if ri.kept != nil {
+		return ri.kept.inputs[ri.kept.input.get(int(ri.row))].Name
+	}
+	if ri.more == nil {
+		return ""
+	}
+	return ri.more.label
+}
+
+// Total returns the rank's time in all regions, in fixed-point samples.
+func (ri *RankInfo) Total() uint64 {
+	if ri.kept != nil {
+		return ri.kept.total.get(int(ri.row))
+	}
+	if ri.more == nil {
+		return 0
+	}
+	return ri.more.total
+}
+
+// Top returns the regions the rank's record lists besides a lean rank's
+// candidate regions: its TopK heaviest ones and those filled in, by region
+// index.
+func (ri *RankInfo) Top() []RegionValue {
+	if ri.more == nil {
+		return nil
+	}
+	return ri.more.top
+}
+
+// source is the summary the rank was read from, "" for a gmon file.
+func (ri *RankInfo) source() string {
+	if ri.more == nil {
+		return ""
+	}
+	return ri.more.source
 }
 
 // origin names where the rank came from, for errors: its gmon file, and
 // the summary it was read from.
 func (ri *RankInfo) origin() string {
-	if ri.Source != "" {
-		return fmt.Sprintf("%s (in the summary %s)", ri.Label, ri.Source)
+	if src := ri.source(); src != "" {
+		return fmt.Sprintf("%s (in the summary %s)", ri.Label(), src)
 	}
-	return ri.Label
+	return ri.Label()
 }
 
 // Beyond its TopK heaviest regions, a rank's record holds its time in up
@@ -79,12 +125,15 @@ type RegionValue struct {
 // Lookup returns the rank's time in region r, and whether it is known:
 // a region not listed has no time, unless the record is truncated.
 func (ri *RankInfo) Lookup(r int) (v uint64, known bool) {
-	i := sort.Search(len(ri.Top), func(i int) bool { return int(ri.Top[i].Region) >= r })
-	if i < len(ri.Top) && int(ri.Top[i].Region) == r {
-		return ri.Top[i].Value, true
+	top := ri.Top()
+	i := sort.Search(len(top), func(i int) bool { return int(top[i].Region) >= r })
+	if i < len(top) && int(top[i].Region) == r {
+		return top[i].Value, true
 	}
-	if k, ok := slices.BinarySearch(ri.keptIn, int32(r)); ok {
-		return ri.kept[k], true
+	if k := ri.kept; k != nil {
+		if j, ok := k.region(r); ok {
+			return k.values[j].get(int(ri.row)), true
+		}
 	}
 	return 0, !ri.Truncated
 }
@@ -97,36 +146,42 @@ func (ri *RankInfo) Value(r int) uint64 {
 
 // set records the rank's time in region r.
 func (ri *RankInfo) set(r int, v uint64) {
-	if k, ok := slices.BinarySearch(ri.keptIn, int32(r)); ok {
-		ri.kept[k] = v
+	if k := ri.kept; k != nil {
+		if j, ok := k.region(r); ok {
+			k.values[j].set(int(ri.row), k.n, v)
+			return
+		}
+	}
+	if ri.more == nil {
+		ri.more = &rankMore{}
+	}
+	top := ri.more.top
+	i := sort.Search(len(top), func(i int) bool { return int(top[i].Region) >= r })
+	if i < len(top) && int(top[i].Region) == r {
+		top[i].Value = v
 		return
 	}
-	i := sort.Search(len(ri.Top), func(i int) bool { return int(ri.Top[i].Region) >= r })
-	if i < len(ri.Top) && int(ri.Top[i].Region) == r {
-		ri.Top[i].Value = v
-		return
-	}
-	ri.Top = append(ri.Top, RegionValue{})
-	copy(ri.Top[i+1:], ri.Top[i:])
-	ri.Top[i] = RegionValue{int32(r), v}
+	ri.more.top = slices.Insert(top, i, RegionValue{int32(r), v})
 }
 
 // entries returns every region the record holds, ascending: Top's and
 // the kept ones (the two never share a region).
 func (ri *RankInfo) entries() []RegionValue {
-	if len(ri.keptIn) == 0 {
-		return ri.Top
+	top := ri.Top()
+	k := ri.kept
+	if k == nil || len(k.regions) == 0 {
+		return top
 	}
-	out := make([]RegionValue, 0, len(ri.Top)+len(ri.keptIn))
-	i, k := 0, 0
-	for i < len(ri.Top) || k < len(ri.keptIn) {
-		if k == len(ri.keptIn) || (i < len(ri.Top) && ri.Top[i].Region < ri.keptIn[k]) {
-			out = append(out, ri.Top[i])
+	out := make([]RegionValue, 0, len(top)+len(k.regions))
+	i, j := 0, 0
+	for i < len(top) || j < len(k.regions) {
+		if j == len(k.regions) || (i < len(top) && top[i].Region < k.regions[j]) {
+			out = append(out, top[i])
 			i++
 			continue
 		}
-		out = append(out, RegionValue{ri.keptIn[k], ri.kept[k]})
-		k++
+		out = append(out, RegionValue{k.regions[j], k.values[j].get(int(ri.row))})
+		j++
 	}
 	return out
 }
@@ -169,9 +224,9 @@ type Summary struct {
 
 	cellIndex map[Cell]int // Cells' positions, made on first use
 	minRank   int          // the lowest rank folded in (valid with ranks)
-	// lean records ranks without their TopK heaviest regions (see
-	// CollectOptions.KeepHeaviest).
-	lean bool
+	// kept, when set, records ranks leanly: without their TopK heaviest
+	// regions, in a store of its own (see CollectOptions.KeepHeaviest).
+	kept *keptStore
 
 	// scratch for AddRank
 	regTime, regCalls []uint64
@@ -266,7 +321,7 @@ func (s *Summary) Seconds(v float64) float64 {
 // rate (0 when it had no histogram). With TimeInclusive the time is both
 // the rank's attributed and its inclusive time.
 func (s *Summary) AddRank(rank int, label string, hz uint32, cellTime, cellCalls []uint64) error {
-	return s.addRank(rank, label, hz, rankCells{time: cellTime, incl: cellTime, calls: cellCalls}, nil, nil)
+	return s.addRank(rank, -1, label, hz, rankCells{time: cellTime, incl: cellTime, calls: cellCalls}, nil, nil)
 }
 
 // rankCells are one rank's values per cell of a summary.
@@ -276,8 +331,11 @@ type rankCells struct {
 
 // addRank is AddRank that also records the rank's time in the regions of
 // keep (ascending; zero times included, so they are known), and when full
-// is not nil, appends the rank's non-zero time of every region to it.
-func (s *Summary) addRank(rank int, label string, hz uint32, v rankCells, keep []int32, full *[]RegionValue) error {
+// is not nil, appends the rank's non-zero time of every region to it. A
+// lean summary records the rank as a row of its store, the rank's label
+// being the name of the input numbered input; keep are then the store's
+// regions, unless full is set (the regions are not chosen yet).
+func (s *Summary) addRank(rank, input int, label string, hz uint32, v rankCells, keep []int32, full *[]RegionValue) error {
 	nc := len(s.Cells)
 	if len(v.time) < nc || len(v.calls) < nc || (s.CellIncl != nil && len(v.incl) < nc) {
 		return fmt.Errorf("rank %d: %d and %d values for %d cells", rank, len(v.time), len(v.calls), nc)
@@ -314,7 +372,8 @@ func (s *Summary) addRank(rank int, label string, hz uint32, v rankCells, keep [
 	if len(s.Ranks) == 0 || rank < s.minRank {
 		s.minRank = rank
 	}
-	info := RankInfo{Rank: rank, Label: label}
+	info := RankInfo{Rank: rank}
+	var total uint64
 	s.order = s.order[:0]
 	for r := range nr {
 		v := s.regTime[r]
@@ -326,14 +385,14 @@ func (s *Summary) addRank(rank int, label string, hz uint32, v rankCells, keep [
 		}
 		if v != 0 {
 			s.RegionSketch[r].Add(sketchValue(v))
-			info.Total += v
+			total += v
 			s.order = append(s.order, int32(r))
 			if full != nil {
 				*full = append(*full, RegionValue{int32(r), v})
 			}
 		}
 	}
-	if s.lean {
+	if k := s.kept; k != nil {
 		// Only the regions of keep: the others are unknown if non-zero.
 		inKeep := 0
 		for _, r := range keep {
@@ -342,11 +401,11 @@ func (s *Summary) addRank(rank int, label string, hz uint32, v rankCells, keep [
 			}
 		}
 		info.Truncated = len(s.order) > inKeep
-		if len(keep) > 0 {
-			info.keptIn = keep
-			info.kept = make([]uint64, len(keep))
-			for k, r := range keep {
-				info.kept[k] = s.regTime[r]
+		info.kept, info.row = k, k.add(input, total)
+		if full == nil {
+			k.setRegions(keep)
+			for j, r := range keep {
+				k.values[j].set(int(info.row), k.n, s.regTime[r])
 			}
 		}
 		s.Ranks = append(s.Ranks, info)
@@ -362,7 +421,7 @@ func (s *Summary) addRank(rank int, label string, hz uint32, v rankCells, keep [
 		s.order = s.order[:s.TopK]
 		slices.Sort(s.order)
 	}
-	info.Top = make([]RegionValue, 0, len(s.order)+len(keep))
+	info.more = &rankMore{label: label, total: total, top: make([]RegionValue, 0, len(s.order)+len(keep))}
 	for i, j := 0, 0; i < len(s.order) || j < len(keep); {
 		var r int32
 		switch {
@@ -376,7 +435,7 @@ func (s *Summary) addRank(rank int, label string, hz uint32, v rankCells, keep [
 			r = s.order[i]
 			i, j = i+1, j+1
 		}
-		info.Top = append(info.Top, RegionValue{r, s.regTime[r]})
+		info.more.top = append(info.more.top, RegionValue{r, s.regTime[r]})
 	}
 	s.Ranks = append(s.Ranks, info)
 	return nil
@@ -511,7 +570,7 @@ func (s *Summary) Normalize() error {
 	for i := 1; i < len(s.Ranks); i++ {
 		if s.Ranks[i].Rank == s.Ranks[i-1].Rank {
 			a, b := s.Ranks[i-1].origin(), s.Ranks[i].origin()
-			if s.Ranks[i-1].Source != "" && s.Ranks[i].Source == "" {
+			if s.Ranks[i-1].source() != "" && s.Ranks[i].source() == "" {
 				a, b = b, a
 			}
 			return &DuplicateRankError{Rank: s.Ranks[i].Rank, First: a, Second: b}

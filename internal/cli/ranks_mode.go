@@ -134,7 +134,8 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 		}
 	}
 
-	rep := ranks.Analyze(res.Summary, ranks.AnalyzeOptions{Top: o.top, Naming: c.textOptions().Naming(), Criterion: o.criterion})
+	rep := ranks.Analyze(res.Summary, ranks.AnalyzeOptions{Top: o.top, Naming: c.textOptions().Naming(), Criterion: o.criterion,
+		NoSeries: o.plots == "" && c.ext.html == ""})
 	afterOther := false
 	if classic {
 		c.noteDebug(stdout)
