@@ -45,6 +45,8 @@ type job struct {
 const (
 	planFailed = 0 // process 0 stopped before reading; the others stop too
 	planSum    = 1 // sum the data files (gprof's summing, -s)
+	planRanks  = 2 // read the rank files (--ranks)
+	planNone   = 3 // process 0 reads the files alone; the others are done
 )
 
 // joinJob makes c a job when egprof runs as several MPI processes, in the
@@ -58,7 +60,7 @@ func joinJob(c *config, stdin io.Reader, stderr io.Writer) (run bool, code int) 
 		return true, 0
 	}
 	switch c.ext.mode {
-	case modeClassic, modeDiff, modeExperiment:
+	case modeClassic, modeDiff, modeRanks, modeExperiment:
 	default:
 		return true, 0
 	}
@@ -75,7 +77,7 @@ func joinJob(c *config, stdin io.Reader, stderr io.Writer) (run bool, code int) 
 	if comm.Rank() == 0 || c.job.everyone {
 		return true, 0
 	}
-	code = c.job.serve(c.argv0)
+	code = c.job.serve(c)
 	comm.Close()
 	return false, code
 }
@@ -104,7 +106,8 @@ const planSignature = "EGPPLAN1"
 
 // serve runs a process other than 0: it waits for the plan and does its
 // part. Nothing is printed: process 0 reports every failure.
-func (j *job) serve(argv0 string) int {
+func (j *job) serve(c *config) int {
+	argv0 := c.argv0
 	msg, err := j.comm.Bcast(nil)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: process %d: %v\n", argv0, j.comm.Rank(), err)
@@ -122,6 +125,18 @@ func (j *job) serve(argv0 string) int {
 	switch kind {
 	case planFailed:
 		return int(min(arg, 255))
+	case planNone:
+		return 0
+	case planRanks:
+		plan, err := decodeRankPlan(body)
+		if err == nil {
+			err = j.serveRanks(c, plan)
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "%s: process %d: %v\n", argv0, j.comm.Rank(), err)
+			return 1
+		}
+		return 0
 	case planSum:
 		plan, err := decodeSumPlan(body)
 		if err != nil {
@@ -361,17 +376,27 @@ func mergeSumParts(plan *sumPlan, left, right []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	lp, err := gmon.DecodeState(l.state, "part", plan.target, plan.format)
+	state, err := mergeStates(plan.target, plan.format, l.state, r.state)
 	if err != nil {
 		return nil, err
 	}
-	rp, err := gmon.DecodeState(r.state, "part", plan.target, plan.format)
+	out := sumPart{info: l.info + r.info, blocks: l.blocks || r.blocks, state: state}
+	return out.encode(), nil
+}
+
+// mergeStates merges two neighbouring runs' summing states (gmon's
+// EncodeState), or fails when they cannot be merged exactly.
+func mergeStates(target gmon.Target, format gmon.Format, left, right []byte) ([]byte, error) {
+	lp, err := gmon.DecodeState(left, "part", target, format)
+	if err != nil {
+		return nil, err
+	}
+	rp, err := gmon.DecodeState(right, "part", target, format)
 	if err != nil {
 		return nil, err
 	}
 	if !lp.Merge(rp) {
 		return nil, errors.New("the parts' sums differ in a way that needs one reading")
 	}
-	out := sumPart{info: l.info + r.info, blocks: l.blocks || r.blocks, state: lp.EncodeState()}
-	return out.encode(), nil
+	return lp.EncodeState(), nil
 }

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"encoding/binary"
 	"math"
 	"os"
 	"os/exec"
@@ -18,6 +20,8 @@ import (
 	"github.com/egprof/egprof/internal/mpi"
 	"github.com/egprof/egprof/internal/testenv"
 	"github.com/egprof/egprof/internal/testprof"
+	"github.com/egprof/egprof/ranks"
+	"github.com/egprof/egprof/symtab"
 )
 
 // mpiJob is an egprof built with the mpi tag and a directory of synthetic
@@ -65,10 +69,12 @@ func newMPIJob(t *testing.T, n int) *mpiJob {
 
 // run runs the command in the rank directory, under mpirun with np
 // processes (np 0: the pure-Go build, alone), and returns what it printed
-// and the gmon.sum it wrote, if any.
+// and the files it wrote, if any: gmon.sum, then job.sum (give
+// --save-summary=job.sum).
 func (j *mpiJob) run(t *testing.T, np int, args ...string) (testenv.Result, []byte) {
 	t.Helper()
 	os.Remove(filepath.Join(j.dir, "gmon.sum"))
+	os.Remove(filepath.Join(j.dir, "job.sum"))
 	var res testenv.Result
 	if np == 0 {
 		res = testenv.Run(t.Context(), t, j.single, j.dir, append([]string{"egprof"}, args...))
@@ -77,7 +83,8 @@ func (j *mpiJob) run(t *testing.T, np int, args ...string) (testenv.Result, []by
 		res = testenv.Run(t.Context(), t, testenv.Tool(t, "mpirun"), j.dir, argv)
 	}
 	sum, _ := os.ReadFile(filepath.Join(j.dir, "gmon.sum"))
-	return res, sum
+	saved, _ := os.ReadFile(filepath.Join(j.dir, "job.sum"))
+	return res, append(sum, saved...)
 }
 
 // sameOnProcesses runs the command alone and as MPI jobs of 1, 2 and 4
@@ -91,7 +98,7 @@ func (j *mpiJob) sameOnProcesses(t *testing.T, args ...string) {
 		got, gotSum := j.run(t, np, args...)
 		require.Zero(t, got.Code, "%q on %d processes: %s", args, np, got.Stderr)
 		assert.Equal(t, want.Stdout, got.Stdout, "%q on %d processes", args, np)
-		assert.Equal(t, wantSum, gotSum, "%q on %d processes: gmon.sum", args, np)
+		assert.Equal(t, wantSum, gotSum, "%q on %d processes: gmon.sum and job.sum", args, np)
 	}
 }
 
@@ -272,4 +279,96 @@ func TestMPIJobExperiment(t *testing.T) {
 	} {
 		j.sameOnProcesses(t, args...)
 	}
+}
+
+// TestJobRanksInParts reads rank files on processes that are goroutines
+// (mpi.Local): process 0 gets merged parts, not a request to read every
+// file itself, and the summary and summed profile are those of one
+// Collect over all the files.
+func TestJobRanksInParts(t *testing.T) {
+	src := filepath.Join(testenv.Root(t), "testdata", "progs", "ranks")
+	dir := t.TempDir()
+	var inputs []ranks.Input
+	for r := range 9 {
+		data, err := os.ReadFile(filepath.Join(src, []string{"gmon.out", "gmon2.out"}[r%2]))
+		require.NoError(t, err)
+		name := filepath.Join(dir, "gmon.rank"+strconv.Itoa(r))
+		require.NoError(t, os.WriteFile(name, data, 0o666))
+		inputs = append(inputs, ranks.Input{Name: name, Rank: r})
+	}
+	tab, err := symtab.Load(filepath.Join(src, "prog"), symtab.Options{})
+	require.NoError(t, err)
+	layout, err := ranks.NewLayout(tab, ranks.Config{}, func(n string) string { return n })
+	require.NoError(t, err)
+	opts := ranks.CollectOptions{Exe: "prog", Sum: true}
+	want, err := ranks.Collect(tab, layout, inputs, opts)
+	require.NoError(t, err)
+	cands, err := ranks.ChooseCandidates(tab, layout, inputs, opts)
+	require.NoError(t, err)
+	plan := &rankPlan{inputs: inputs, candidates: cands}
+	for size := 1; size <= 4; size++ {
+		comms := mpi.Local(size)
+		parts := make([]*rankPart, size)
+		errs := make([]error, size)
+		var wg sync.WaitGroup
+		for r := range size {
+			wg.Go(func() {
+				j := &job{comm: comms[r]}
+				parts[r], errs[r] = j.reduceRanks(plan, tab, layout, opts)
+			})
+		}
+		wg.Wait()
+		for r := range size {
+			require.NoError(t, errs[r], "process %d of %d", r, size)
+		}
+		require.NotNil(t, parts[0], "%d processes: process 0 was asked to read every file", size)
+		got, err := ranks.DecodePart(parts[0].summary, "merged", inputs, cands)
+		require.NoError(t, err)
+		sum, err := gmon.DecodeState(parts[0].state, "merged", tab.Target, gmon.FormatAuto)
+		require.NoError(t, err)
+		got.Classic = ranks.ClassicFrom(sum)
+		assert.Equal(t, want.Summary.Encode(), got.Encode(), "%d processes", size)
+		assert.Equal(t, want.Sum.EncodeState(), sum.EncodeState(), "%d processes", size)
+	}
+}
+
+// TestMPIJobRanks runs the rank analysis as an MPI job of 1, 2 and 4
+// processes: the report in each format, and the saved summary, are the
+// one process's to the byte.
+func TestMPIJobRanks(t *testing.T) {
+	testenv.Long(t)
+	j := newMPIJob(t, 80) // more ranks than the sample the candidates come from
+	for _, extra := range [][]string{
+		{"--ranks", "-b"},
+		{"--ranks", "-P", "-Q", "--format=tsv"},
+		{"--ranks", "-P", "-Q", "--format=json", "--rank-time=inclusive"},
+		{"--ranks", "-b", "-P", "-Q", "--save-summary=job.sum"},
+		{"--ranks", "-s", "-b", "-p", "-i"},
+	} {
+		j.sameOnProcesses(t, append(append(extra, j.exe), j.files...)...)
+	}
+}
+
+// FuzzJobMessages feeds arbitrary bytes to the readers of the messages
+// the processes of a job exchange: none panics, and a message read back
+// encodes to the same bytes.
+func FuzzJobMessages(f *testing.F) {
+	f.Add((&sumPlan{target: gmon.Target{Order: binary.LittleEndian, AddrSize: 8}, files: []string{"a", "b"}}).encode())
+	f.Add((&sumPart{state: []byte("x"), info: "File", blocks: true}).encode())
+	f.Add((&rankPlan{inputs: []ranks.Input{{Name: "gmon.rank3", Rank: 3}}, candidates: []int32{1, 5}}).encode())
+	f.Add((&rankPart{summary: []byte("s"), state: []byte("t"), info: "i"}).encode())
+	f.Fuzz(func(t *testing.T, msg []byte) {
+		if p, err := decodeSumPlan(msg); err == nil && !bytes.Equal(p.encode(), msg) {
+			t.Fatal("a summing plan reads back differently")
+		}
+		if p, err := decodeSumPart(msg); err == nil && !bytes.Equal(p.encode(), msg) {
+			t.Fatal("a summed part reads back differently")
+		}
+		if p, err := decodeRankPlan(msg); err == nil && !bytes.Equal(p.encode(), msg) {
+			t.Fatal("a rank plan reads back differently")
+		}
+		if p, err := decodeRankPart(msg); err == nil && !bytes.Equal(p.encode(), msg) {
+			t.Fatal("a rank part reads back differently")
+		}
+	})
 }
