@@ -22,71 +22,88 @@ const (
 	obsEnd  = 2 // the end of the process's rows
 )
 
+// rowsPerChunk is the most rows that make one turn of the reading (see
+// experimentRows); small experiments take fewer, so that every process
+// has a few turns.
+const rowsPerChunk = 32
+
 // experimentRows reads an experiment's rows as the processes of the job:
-// each reads a contiguous run of rows of about equal total profile size,
-// on all its cores, and process 0 takes the observations in row order, its
-// own rows first, then each other process's in turn. The statistics then
-// see every row's observations exactly as one process would hand them, so
-// the report is the same to the byte. A process holds its rows'
-// observations (the non-zero values only) until process 0 takes them.
-func (j *job) experimentRows(n, values int, gmonOf func(int) string, read func(int, *experiment.Observations) error,
+// the rows are cut into chunks of up to rowsPerChunk rows dealt out in turn
+// (chunk k to process k mod P), each process reads its chunks on all its
+// cores, and process 0 takes every row's observations in row order: its
+// own chunks as it reads them, the others' as they arrive. The statistics
+// then see every row's observations exactly as one process would hand
+// them, so the report is the same to the byte. A process reads its next
+// chunk while its last one waits to be taken, so it holds at most two
+// chunks' observations.
+func (j *job) experimentRows(n, values int, _ func(int) string, read func(int, *experiment.Observations) error,
 	consume func(int, *experiment.Observations)) error {
-	files := make([]string, n)
-	for i := range files {
-		files[i] = gmonOf(i)
+	rank, size := j.comm.Rank(), j.comm.Size()
+	per := max(1, min(rowsPerChunk, n/(4*size)))
+	chunks := (n + per - 1) / per
+	rowsOf := func(k int) []int {
+		rows := make([]int, 0, per)
+		for r := k * per; r < min(n, (k+1)*per); r++ {
+			rows = append(rows, r)
+		}
+		return rows
 	}
-	share, err := j.shareOf(files)
-	if err != nil {
-		return err
-	}
-	if j.comm.Rank() != 0 {
-		if err := j.comm.Send(0, readObservations(share, read)); err != nil {
-			return err
+	if rank != 0 {
+		for k := rank; k < chunks; k += size {
+			msg, failed := readObservations(rowsOf(k), read)
+			if err := j.comm.Send(0, msg); err != nil {
+				return err
+			}
+			if failed {
+				break
+			}
 		}
 		return errJobWorker
 	}
-	// Process 0's own rows come first: they are read and taken in order.
 	var firstErr error
-	rows := make([]int, share.hi-share.lo)
-	for i := range rows {
-		rows[i] = share.lo + i
-	}
-	err = parallel.Map(context.Background(), rows, parallel.Options{},
-		func(_, _ int, row int) (*experiment.Observations, error) {
-			obs := &experiment.Observations{}
-			return obs, read(row, obs)
-		},
-		func(i int, obs *experiment.Observations) error {
-			consume(rows[i], obs)
-			return nil
-		})
-	if err != nil {
-		firstErr = err
-	}
-	// Then every other process's, in process order. After a failure the
-	// rest is received but not taken, so that no process waits forever.
-	for p := 1; p < j.comm.Size(); p++ {
+	stopped := make([]bool, size) // processes that sent a failure
+	for k := range chunks {
+		p := k % size
+		if p == 0 {
+			if firstErr != nil {
+				continue
+			}
+			firstErr = parallel.Map(context.Background(), rowsOf(k), parallel.Options{},
+				func(_, _ int, row int) (*experiment.Observations, error) {
+					obs := &experiment.Observations{}
+					return obs, read(row, obs)
+				},
+				func(i int, obs *experiment.Observations) error {
+					consume(k*per+i, obs)
+					return nil
+				})
+			continue
+		}
+		if stopped[p] {
+			continue
+		}
 		msg, err := j.comm.Recv(p)
 		if err != nil {
 			return err
 		}
+		take := consume
 		if firstErr != nil {
-			continue
+			// Received so that no process waits forever, not taken.
+			take = func(int, *experiment.Observations) {}
 		}
-		if err := takeObservations(msg, values, consume); err != nil {
-			firstErr = err
+		if err := takeObservations(msg, values, take); err != nil {
+			stopped[p] = true
+			if firstErr == nil {
+				firstErr = err
+			}
 		}
 	}
 	return firstErr
 }
 
-// readObservations reads the rows of share and encodes their
-// observations, stopping at the first failing row.
-func readObservations(share inputRange, read func(int, *experiment.Observations) error) []byte {
-	rows := make([]int, share.hi-share.lo)
-	for i := range rows {
-		rows[i] = share.lo + i
-	}
+// readObservations reads rows and encodes their observations, stopping at
+// the first failing row; failed reports that it did.
+func readObservations(rows []int, read func(int, *experiment.Observations) error) (msg []byte, failed bool) {
 	var out []byte
 	err := parallel.Map(context.Background(), rows, parallel.Options{},
 		func(_, _ int, row int) (*experiment.Observations, error) {
@@ -102,7 +119,7 @@ func readObservations(share inputRange, read func(int, *experiment.Observations)
 		out = binary.AppendUvarint(out, uint64(len(err.Error())))
 		out = append(out, err.Error()...)
 	}
-	return append(out, obsEnd)
+	return append(out, obsEnd), err != nil
 }
 
 // appendObservations encodes one row's observations: the row, the total
@@ -138,9 +155,9 @@ func appendObservations(out []byte, row int, obs *experiment.Observations) []byt
 	return binary.AppendUvarint(out, 0)
 }
 
-// takeObservations decodes a process's rows, each of the given number of
-// values, and hands each to consume; it returns the process's failure, if
-// it sent one.
+// takeObservations decodes a chunk of rows, each of the given number of
+// values, and hands each to consume; it returns the failure the chunk
+// ends with, if any.
 func takeObservations(msg []byte, values int, consume func(int, *experiment.Observations)) error {
 	bad := errors.New("mpi: a malformed list of observations")
 	uv := func() (uint64, bool) {

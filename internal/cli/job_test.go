@@ -189,7 +189,7 @@ func TestJobSumsInParts(t *testing.T) {
 // are goroutines (mpi.Local): every row is read once, by one process, and
 // process 0 takes every row's observations in row order, bit for bit.
 func TestJobExperimentRows(t *testing.T) {
-	const rows, items = 23, 5
+	const rows, items = 5*rowsPerChunk + 7, 5
 	fill := func(row int, obs *experiment.Observations) {
 		obs.Bases, obs.Base = 3, make([]float64, 3*items)
 		for i := range obs.Base {
