@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 
 	"github.com/egprof/egprof/gmon"
 	"github.com/egprof/egprof/internal/binfmt"
@@ -72,6 +73,11 @@ func joinJob(c *config, stdin io.Reader, stderr io.Writer) (run bool, code int) 
 	if comm.Size() == 1 {
 		comm.Close()
 		return true, 0
+	}
+	// Each process reads on as many cores as are its share of the
+	// machine's, unless GOMAXPROCS says otherwise.
+	if local, ok := mpi.LocalSize(); ok && local > 1 && os.Getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(max(1, runtime.NumCPU()/local))
 	}
 	c.job = &job{comm: comm, everyone: c.ext.mode == modeExperiment}
 	if comm.Rank() == 0 || c.job.everyone {

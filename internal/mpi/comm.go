@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 )
 
 // Comm is a group of processes that exchange byte messages: MPI's world,
@@ -202,4 +203,16 @@ func Launched() bool {
 		}
 	}
 	return false
+}
+
+// LocalSize returns how many processes of the job run on this machine,
+// from the variables launchers set (Open MPI's OMPI_COMM_WORLD_LOCAL_SIZE,
+// MPICH's MPI_LOCALNRANKS), and false when none says.
+func LocalSize() (int, bool) {
+	for _, v := range [...]string{"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"} {
+		if n, err := strconv.Atoi(os.Getenv(v)); err == nil && n > 0 {
+			return n, true
+		}
+	}
+	return 0, false
 }

@@ -155,3 +155,30 @@ func TestSingle(t *testing.T) {
 	require.Nil(t, perr)
 	assert.Equal(t, "only", string(got))
 }
+
+func TestLocalSizeAndLaunched(t *testing.T) {
+	cases := []struct {
+		name     string
+		env      map[string]string
+		local    int
+		ok       bool
+		launched bool
+	}{
+		{"alone", nil, 0, false, false},
+		{"Open MPI", map[string]string{"OMPI_COMM_WORLD_SIZE": "8", "OMPI_COMM_WORLD_LOCAL_SIZE": "4"}, 4, true, true},
+		{"MPICH", map[string]string{"PMI_RANK": "0", "MPI_LOCALNRANKS": "2"}, 2, true, true},
+		{"srun with PMIx, no local count", map[string]string{"PMIX_RANK": "3"}, 0, false, true},
+		{"a bad count", map[string]string{"OMPI_COMM_WORLD_SIZE": "2", "OMPI_COMM_WORLD_LOCAL_SIZE": "x"}, 0, false, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, v := range []string{"OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE", "PMI_SIZE", "PMI_RANK", "PMIX_RANK", "MPI_LOCALNRANKS"} {
+				t.Setenv(v, tc.env[v])
+			}
+			n, ok := LocalSize()
+			assert.Equal(t, tc.local, n)
+			assert.Equal(t, tc.ok, ok)
+			assert.Equal(t, tc.launched, Launched())
+		})
+	}
+}
