@@ -89,10 +89,15 @@ func joinJob(c *config, stdin io.Reader, stderr io.Writer) (run bool, code int) 
 }
 
 // finish ends process 0's part: the other processes wait for a plan until
-// process 0 sends one, so a failure before any file was read sends theirs.
+// process 0 sends one, so a run that shared nothing out (one file, or a
+// failure before any file was read) ends theirs, with its exit status.
 func (j *job) finish(code int) {
 	if j.comm.Rank() == 0 && !j.everyone && !j.planned {
-		j.sendPlan(planFailed, uint64(max(code, 1)), nil)
+		if code == 0 {
+			j.sendPlan(planNone, 0, nil) // nothing was shared out
+		} else {
+			j.sendPlan(planFailed, uint64(code), nil)
+		}
 	}
 	j.comm.Close()
 }

@@ -115,6 +115,7 @@ func TestMPIJobSums(t *testing.T) {
 		append([]string{"-s", "-b", "-q", j.exe}, j.files...),
 		{"-b", "-p", j.exe, "--files-from=" + list},
 		{"-b", "-p", j.exe, "gmon.rank*"}, // expanded by egprof
+		{"-b", "-p", j.exe, j.files[0]},   // nothing to share out
 	}
 	// The one-process output is gprof's (checked on the first case; the
 	// goldens check the rest on every program).
