@@ -39,7 +39,23 @@ type LoadOptions struct {
 	Workers int
 	// Progress, if set, is told how many of the profiles have been read.
 	Progress func(done, total int)
+	// Rows, if set, replaces the reading of the rows' profiles on this
+	// process's cores (for instance to share them among the processes of
+	// an MPI job); it must hand consume every row's observations, in row
+	// order, as the reading on this process's cores would make them.
+	Rows RowSource
 }
+
+// A RowSource hands the observations of every one of an experiment's n
+// rows to consume, in row order, and stops at the first failing row.
+// Every row has the same number of values (obs.Base's length).
+// read fills obs with row i's observations (it may run on any goroutine,
+// for several rows at once, each with its own obs, even one read in
+// another process: consume sets obs.Present from the row's executable);
+// gmon names each row's profile data file, for sharing the rows out by
+// size.
+type RowSource func(n, values int, gmon func(row int) string, read func(row int, obs *Observations) error,
+	consume func(row int, obs *Observations)) error
 
 // profiles is the experiment's executables and the alignment of their
 // functions.
@@ -130,6 +146,19 @@ func (e *Experiment) rowError(r, col int, err error) error {
 // buffers are reused once consumed. The first failing row (in row order)
 // stops the reading and its error is returned.
 func (ps *profiles) read(e *Experiment, opt LoadOptions, consume func(row int, obs *Observations)) error {
+	if opt.Rows != nil {
+		return opt.Rows(len(e.Rows), numBases*len(ps.funcs), func(row int) string { return e.Rows[row].Gmon },
+			func(row int, obs *Observations) error {
+				if len(obs.Base) != numBases*len(ps.funcs) {
+					obs.Bases, obs.Base = numBases, make([]float64, numBases*len(ps.funcs))
+				}
+				return ps.readRow(e, opt, row, obs)
+			},
+			func(row int, obs *Observations) {
+				obs.Present = ps.present[ps.tabOf[row]]
+				consume(row, obs)
+			})
+	}
 	free := make(chan *Observations, 2*parallel.Workers(opt.Workers, len(e.Rows)))
 	return parallel.Map(context.Background(), e.Rows, parallel.Options{Workers: opt.Workers, Progress: opt.Progress},
 		func(_, i int, _ Row) (*Observations, error) {

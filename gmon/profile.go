@@ -84,6 +84,10 @@ type Profile struct {
 
 	arcIndex pairindex.Index // positions in Arcs by address pair
 	bbIndex  map[uint64]int
+
+	// sawBSD is set once a BSD file has been added: the summing of a
+	// later part cannot then be checked against this one (see Merge).
+	sawBSD bool
 }
 
 // histInfo is what the reader needs to know about a histogram.

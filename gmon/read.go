@@ -508,6 +508,7 @@ func (r *reader) bsd() error {
 	// gprof sets its input flags outright here, which clears the
 	// basic-block flag of earlier GNU files.
 	p.HasHist, p.HasArcs, p.HasBB = true, true, false
+	p.sawBSD = true
 	p.lastHigh, p.lastBins, p.hasLast = hi, ncnt, true
 	if p.Rate == 0 {
 		p.Rate = bsdHertz

@@ -249,6 +249,22 @@ func readAcc(d *binfmt.Reader, what string, ranks []RankInfo) Acc {
 // DecodeSummary parses a summary file held in data; name is used in
 // errors, which are *binfmt.FormatError.
 func DecodeSummary(data []byte, name string) (*Summary, error) {
+	return decodeSummary(data, name, nil)
+}
+
+// leanRanks tells decodeSummary, reading a job's part (DecodePart), which
+// ranks are recorded leanly: those go straight into a store of the
+// part's own instead of records of their own.
+type leanRanks struct {
+	inputOf    []uint64 // per rank: its input + 1, or 0 for a rank with a record of its own
+	inputs     []Input
+	candidates []int32
+	store      *keptStore
+}
+
+// decodeSummary is DecodeSummary, with a part's lean ranks when lean is
+// set (the ranks of a part were read from their gmon files in this run).
+func decodeSummary(data []byte, name string, lean *leanRanks) (*Summary, error) {
 	if IsSummary(data) && len(data) >= 12 && data[8] == 1 && data[9] == 0 && data[10] == 0 && data[11] == 0 {
 		return nil, &binfmt.FormatError{File: name, Offset: 8, Msg: "a rank summary of format version 1, made by an egprof whose regions did not " +
 			"hold the time of the activities they call: make it again from the gmon files"}
@@ -341,8 +357,40 @@ func DecodeSummary(data []byte, name string) (*Summary, error) {
 			break
 		}
 		prev = r
-		ri := RankInfo{Rank: r, more: &rankMore{label: d.String("rank label"), total: d.Uint("rank total"), source: name}}
-		ri.Truncated = d.Uint("truncation flag") != 0
+		label, total := d.String("rank label"), d.Uint("rank total")
+		ri := RankInfo{Rank: r, Truncated: d.Uint("truncation flag") != 0}
+		var put func(region int32, v uint64)
+		switch {
+		case lean != nil && i < len(lean.inputOf) && lean.inputOf[i] > 0:
+			input := lean.inputOf[i] - 1
+			if input >= uint64(len(lean.inputs)) || lean.inputs[input].Name != label || lean.inputs[input].Rank != r {
+				d.FailAt(at, "rank %d is not input %d's", r, input)
+				break
+			}
+			if lean.store == nil {
+				lean.store = &keptStore{inputs: lean.inputs}
+				lean.store.setRegions(lean.candidates)
+			}
+			k := lean.store
+			ri.kept, ri.row = k, k.add(int(input), total)
+			put = func(region int32, v uint64) {
+				j, ok := k.region(int(region))
+				if !ok {
+					d.FailAt(at, "rank %d holds region %d, not a candidate", r, region)
+					return
+				}
+				k.values[j].set(int(ri.row), k.n, v)
+			}
+		default:
+			source := name
+			if lean != nil {
+				source = "" // read from its gmon file in this run
+			}
+			ri.more = &rankMore{label: label, total: total, source: source}
+			put = func(region int32, v uint64) {
+				ri.more.top = append(ri.more.top, RegionValue{Region: region, Value: v})
+			}
+		}
 		at = d.Offset()
 		nt := d.Count("kept regions", 2)
 		if nt > s.TopK+maxExtra {
@@ -350,6 +398,9 @@ func DecodeSummary(data []byte, name string) (*Summary, error) {
 		}
 		last := -1
 		for range nt {
+			if d.Err() != nil {
+				break
+			}
 			at := d.Offset()
 			g := d.Uint("region gap")
 			idx := uint64(last+1) + g
@@ -357,7 +408,10 @@ func DecodeSummary(data []byte, name string) (*Summary, error) {
 				d.FailAt(at, "kept region out of range")
 			}
 			last = int(idx)
-			ri.more.top = append(ri.more.top, RegionValue{Region: int32(idx), Value: d.Uint("kept time")})
+			v := d.Uint("kept time")
+			if d.Err() == nil {
+				put(int32(idx), v)
+			}
 		}
 		s.Ranks[i] = ri
 		if d.Err() != nil {

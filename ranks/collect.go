@@ -228,6 +228,23 @@ type CollectOptions struct {
 	// gmon file must belong to it (callgraph.CheckFileBelongs) or
 	// Collect fails naming the file.
 	Belongs *symtab.Table
+
+	// Part, if set, makes Collect read only the inputs [Part.From,
+	// Part.To), with the candidate regions chosen beforehand (by
+	// ChooseCandidates over all the inputs), for one process of a job
+	// that shares the inputs out: the parts' summaries merge (Merge, or
+	// EncodePart and DecodePart between processes) into the summary of
+	// all the inputs, and their summed profiles, merged in input order,
+	// into theirs. The summary has no summed profile of its own then
+	// (Summary.Classic): give the merged one to ClassicFrom.
+	Part *Part
+}
+
+// Part is one process's share of a Collect over inputs shared out among
+// processes.
+type Part struct {
+	From, To   int     // the inputs read
+	Candidates []int32 // ascending; see ChooseCandidates
 }
 
 // Collected is the outcome of Collect.
@@ -251,6 +268,9 @@ func Collect(tab *symtab.Table, layout *Layout, inputs []Input, opt CollectOptio
 	}
 	c := &collector{tab: tab, layout: layout, attr: newAttributor(tab), inputs: inputs, opt: opt}
 	c.cand.limit = candidatesFor(opt.Shown)
+	if opt.Part != nil {
+		c.cand.frozen, c.cand.regions = true, opt.Part.Candidates
+	}
 	if opt.Sum {
 		c.sum = gmon.NewProfile(tab.Target, opt.Format)
 	}
@@ -301,10 +321,52 @@ func Collect(tab *symtab.Table, layout *Layout, inputs []Input, opt CollectOptio
 	}
 	c.cand.apply(out)
 	res := &Collected{Summary: out, Sum: c.sum, HasBB: t.hasBB}
-	if c.sum != nil {
+	if c.sum != nil && opt.Part == nil {
 		out.Classic = ClassicFrom(c.sum)
 	}
 	return res, nil
+}
+
+// ChooseCandidates returns the candidate regions Collect would choose for
+// these inputs (see candidates): it reads the sample of ranks Collect
+// reads first. A job that shares the inputs out among its processes
+// chooses them once and gives them to each process's Collect (Part). It
+// fails on the first sampled file that cannot be read, or when a summary
+// is among the inputs (summaries are not shared out).
+func ChooseCandidates(tab *symtab.Table, layout *Layout, inputs []Input, opt CollectOptions) ([]int32, error) {
+	c := &collector{tab: tab, layout: layout, attr: newAttributor(tab), inputs: inputs, opt: opt}
+	c.cand.limit = candidatesFor(opt.Shown)
+	var sample []int
+	for _, j := range c.plan() {
+		if c.inputs[j.input].Summary {
+			return nil, fmt.Errorf("%s: a summary among the inputs", c.inputs[j.input].Name)
+		}
+		if i := int(j.input); c.cand.sample[c.inputs[i].Rank] && (j.warmup || !slices.Contains(sample, i)) {
+			sample = append(sample, i)
+		}
+	}
+	workers := parallel.Workers(opt.Workers, len(sample))
+	ws := make([]*worker, workers)
+	err := parallel.Map(context.Background(), sample, parallel.Options{Workers: workers},
+		func(w, _ int, i int) (struct{}, error) {
+			if ws[w] == nil {
+				ws[w] = &worker{sum: NewSummary(opt.Exe, layout, opt.TopK), sc: newScratch(len(tab.Syms))}
+				ws[w].sum.kept = &keptStore{inputs: inputs}
+			}
+			data, err := gmon.ReadFileInto(c.inputs[i].Name, &ws[w].buf)
+			if err == nil {
+				_, err = c.rank(ws[w].sum, i, data, ws[w].sc)
+			}
+			return struct{}{}, err
+		},
+		func(int, struct{}) error { return nil })
+	if err != nil {
+		return nil, err
+	}
+	c.cand.mu.Lock()
+	defer c.cand.mu.Unlock()
+	c.cand.freeze(len(layout.Regions))
+	return c.cand.regions, nil
 }
 
 // collector is the shared state of one Collect.
@@ -573,6 +635,13 @@ func (c *collector) plan() []job {
 		if !in.Summary {
 			nGmon++
 		}
+	}
+	if p := c.opt.Part; p != nil {
+		jobs := make([]job, 0, p.To-p.From)
+		for i := p.From; i < p.To; i++ {
+			jobs = append(jobs, job{input: int32(i), analyse: true, sum: true})
+		}
+		return jobs
 	}
 	warm := 0
 	if nGmon > warmupRanks {

@@ -38,7 +38,7 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // execute is run; with process set it is the whole process (Main), and
 // the garbage collector is tuned for the inputs (see tuneGC).
-func execute(argv []string, stdin io.Reader, stdout, stderr io.Writer, process bool) int {
+func execute(argv []string, stdin io.Reader, stdout, stderr io.Writer, process bool) (exit int) {
 	if len(argv) == 0 {
 		argv = []string{"egprof"}
 	}
@@ -48,6 +48,29 @@ func execute(argv []string, stdin io.Reader, stdout, stderr io.Writer, process b
 	io.WriteString(stderr, errs.String())
 	if stop != nil {
 		return stop.code
+	}
+	files, err := profileFiles(cfg.gmonFiles, cfg.ext.filesFrom, stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", cfg.argv0, err)
+		return 1
+	}
+	if len(files) == 0 {
+		fmt.Fprintf(stderr, "%s: --files-from names no profile data file\n", cfg.argv0)
+		return 1
+	}
+	cfg.gmonFiles = files
+	if process {
+		run, code := joinJob(cfg, stdin, stderr)
+		if !run {
+			return code
+		}
+		if cfg.job != nil {
+			defer func() { cfg.job.finish(exit) }()
+			if cfg.job.comm.Rank() != 0 {
+				// Process 0 prints and writes everything.
+				stdout, stderr = io.Discard, io.Discard
+			}
+		}
 	}
 	if process {
 		tuneGC(cfg, os.LookupEnv)
@@ -71,7 +94,11 @@ func report(c *config, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) 
 		return c.reportRanks(stdin, stdout, stderr)
 	}
 	c.noteDebug(stdout)
-	tab, prof, code := c.loadSide(c.image, c.gmonFiles, stdin, stdout, stderr)
+	tab, _, code := c.loadSide(c.image, nil, stdin, stdout, stderr)
+	if code != 0 {
+		return code
+	}
+	prof, code := c.sumProfiles(tab, c.gmonFiles, stdin, stdout, stderr)
 	if code != 0 {
 		return code
 	}
@@ -580,16 +607,22 @@ func readProfileFile(name string, stdin io.Reader, buf *[]byte) ([]byte, error) 
 
 // printFileInfo writes gprof -i's summary of one data file.
 func printFileInfo(w io.Writer, f *gmon.File, p *gmon.Profile) {
-	plural := func(n int, one, many string) string {
+	w.Write(appendFileInfo(nil, f, p))
+}
+
+// appendFileInfo appends gprof -i's summary of one data file, just added
+// to p, to b.
+func appendFileInfo(b []byte, f *gmon.File, p *gmon.Profile) []byte {
+	plural := func(b []byte, n int, one, many string) []byte {
 		if n == 1 {
-			return fmt.Sprintf("\t%d %s\n", n, one)
+			return fmt.Appendf(b, "\t%d %s\n", n, one)
 		}
-		return fmt.Sprintf("\t%d %s\n", n, many)
+		return fmt.Appendf(b, "\t%d %s\n", n, many)
 	}
-	fmt.Fprintf(w, "File `%s' (version %d) contains:\n", f.Name, p.FileVersion)
-	io.WriteString(w, plural(f.NumHistRecords, "histogram record", "histogram records"))
-	io.WriteString(w, plural(f.NumArcRecords, "call-graph record", "call-graph records"))
-	io.WriteString(w, plural(f.NumBBRecords, "basic-block count record", "basic-block count records"))
+	b = fmt.Appendf(b, "File `%s' (version %d) contains:\n", f.Name, p.FileVersion)
+	b = plural(b, f.NumHistRecords, "histogram record", "histogram records")
+	b = plural(b, f.NumArcRecords, "call-graph record", "call-graph records")
+	return plural(b, f.NumBBRecords, "basic-block count record", "basic-block count records")
 }
 
 // writeSum writes gmon.sum: the summed histograms and the arcs as gprof

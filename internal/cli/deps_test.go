@@ -193,3 +193,25 @@ func TestLayoutRules(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultBuildIsPureGo checks that without the mpi build tag no
+// package of the module uses cgo (egprof builds with CGO_ENABLED=0), and
+// that with it internal/mpi, and only it, does.
+func TestDefaultBuildIsPureGo(t *testing.T) {
+	pkgs := sourcePackages(t)
+	for ip, p := range pkgs {
+		assert.Empty(t, p.CgoFiles, "%s uses cgo in the default build", ip)
+	}
+	withMPI := build.Default
+	withMPI.BuildTags = []string{"mpi"}
+	withMPI.CgoEnabled = true
+	for ip, p := range pkgs {
+		q, err := withMPI.ImportDir(p.Dir, 0)
+		require.NoError(t, err, ip)
+		if ip == modulePath+"/internal/mpi" {
+			assert.NotEmpty(t, q.CgoFiles, "internal/mpi has no MPI layer under the mpi tag")
+		} else {
+			assert.Empty(t, q.CgoFiles, "%s uses cgo under the mpi tag", ip)
+		}
+	}
+}

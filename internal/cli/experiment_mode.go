@@ -45,6 +45,9 @@ type experimentOptions struct {
 // the report. Nothing is printed or written unless every profile was read.
 func (c *config) reportExperiment(stdout io.Writer, stderr io.Writer) int {
 	fail := func(err error) int {
+		if errors.Is(err, errJobWorker) {
+			return 0
+		}
 		fmt.Fprintf(stderr, "%s: %v\n", c.argv0, err)
 		return 1
 	}
@@ -71,6 +74,9 @@ func (c *config) reportExperiment(stdout io.Writer, stderr io.Writer) int {
 	}
 	bar := newProgressBar(stderr)
 	cfg.Load.Progress = bar.update
+	if c.job != nil {
+		cfg.Load.Rows = c.job.experimentRows
+	}
 	cfg.Naming = c.textOptions().Naming()
 	acc, err := c.accumulateExperiment(cfg)
 	bar.finish()
@@ -185,7 +191,11 @@ func (c *config) checkExperimentOptions() error {
 	o := &c.ext.exp
 	switch {
 	case len(o.tables) > 0 && !(len(c.gmonFiles) == 1 && c.gmonFiles[0] == "gmon.out"):
-		return fmt.Errorf("with --experiment the profiles come from the table, not from the command line (%s)", strings.Join(c.gmonFiles, " "))
+		names := strings.Join(c.gmonFiles[:min(3, len(c.gmonFiles))], " ")
+		if more := len(c.gmonFiles) - 3; more > 0 {
+			names += fmt.Sprintf(" and %d more", more)
+		}
+		return fmt.Errorf("with --experiment the profiles come from the table, not from the command line (%s)", names)
 	case c.style&styleSum != 0:
 		return errors.New("-s does not combine with an experiment; sum the runs with gprof -s instead")
 	}

@@ -192,6 +192,10 @@ func optionTable() []optionDef {
 			help: "graph files show only the call paths through the functions SYMSPEC names: their callers and callees " +
 				"(repeatable; a gprof symspec or a demangled name)",
 			set: func(e *extConfig, v string) error { e.focus = append(e.focus, v); return nil }},
+		{name: "files-from", metavar: "FILE", modes: inProfileModes | modeExperiment,
+			help: "read more profile data files from FILE, one path a line (after those on the command line; " +
+				"repeatable; - is standard input; with --runs, more runs)",
+			set: func(e *extConfig, v string) error { e.filesFrom = append(e.filesFrom, v); return nil }},
 		{name: "pprof", metavar: "FILE", modes: inProfileModes,
 			help: "write the profile (or differential profile) as a gzipped pprof profile.proto",
 			set:  func(e *extConfig, v string) error { e.pprof = v; return nil }},
@@ -292,6 +296,7 @@ func gprofParser(table []optionDef) getopt.Parser {
 
 // extConfig holds egprof's own options.
 type extConfig struct {
+	filesFrom []string // --files-from lists
 	diffFiles []string
 	diffExe   string
 	impact    bool

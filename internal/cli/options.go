@@ -26,6 +26,7 @@ const (
 
 // config is everything the command line asks for.
 type config struct {
+	job           *job // the MPI job egprof runs in, if any (see joinJob)
 	argv0         string
 	argv          []string // the command line, for the outputs that name it
 	style         int      // sections selected
@@ -107,7 +108,7 @@ func parseCommandLine(argv []string, env func(string) (string, bool), out, errw 
 		operands = operands[1:]
 	}
 	c.gmonFiles = operands
-	if len(c.gmonFiles) == 0 {
+	if len(c.gmonFiles) == 0 && len(c.ext.filesFrom) == 0 {
 		c.gmonFiles = []string{"gmon.out"}
 	}
 	return c, nil

@@ -92,20 +92,9 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 
 	classic := c.ranksSummed()
 	bar := newProgressBar(stderr)
-	res, err := ranks.Collect(anaTab, layout, inputs, ranks.CollectOptions{
-		Exe:          filepath.Base(c.image),
-		Format:       c.format,
-		Sum:          classic || o.saveSummary != "",
-		KeepHeaviest: o.saveSummary != "",
-		Shown:        o.top,
-		Progress:     bar.update,
-		Belongs:      c.ownSymbols(anaTab),
-		OnFile: func(f *gmon.File, p *gmon.Profile) {
-			if c.style&styleInfo != 0 {
-				printFileInfo(stdout, f, p)
-			}
-		},
-	})
+	opts := c.rankCollectOptions(anaTab, classic)
+	opts.Progress = bar.update
+	res, err := c.collectRanks(anaTab, layout, inputs, opts, stdout)
 	bar.finish()
 	if err != nil {
 		return fail("%s: %v\n", c.argv0, err)
@@ -177,6 +166,36 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 func (c *config) ranksSummed() bool {
 	return !(c.style == 0 && c.userSpecified&(styleFlat|styleGraph) == styleFlat|styleGraph) ||
 		c.ext.pprof != "" || c.ext.html != "" || c.ext.wantsGraphFiles()
+}
+
+// rankCollectOptions returns how the rank files are read (without
+// progress): the same on every process of a job.
+func (c *config) rankCollectOptions(anaTab *symtab.Table, classic bool) ranks.CollectOptions {
+	o := &c.ext.rank
+	return ranks.CollectOptions{
+		Exe:          filepath.Base(c.image),
+		Format:       c.format,
+		Sum:          classic || o.saveSummary != "",
+		KeepHeaviest: o.saveSummary != "",
+		Shown:        o.top,
+		Belongs:      c.ownSymbols(anaTab),
+	}
+}
+
+// collectRanks reads the rank files, on every process of the job when
+// there is one (see rankParts), and prints gprof -i's lines for them.
+func (c *config) collectRanks(anaTab *symtab.Table, layout *ranks.Layout, inputs []ranks.Input, opts ranks.CollectOptions, stdout io.Writer) (*ranks.Collected, error) {
+	if j := c.job; j != nil && !j.planned {
+		if res, ok, err := j.collectRanks(c, anaTab, layout, inputs, opts, stdout); ok || err != nil {
+			return res, err
+		}
+	}
+	opts.OnFile = func(f *gmon.File, p *gmon.Profile) {
+		if c.style&styleInfo != 0 {
+			printFileInfo(stdout, f, p)
+		}
+	}
+	return ranks.Collect(anaTab, layout, inputs, opts)
 }
 
 // rankConfig returns the grouping asked for on the command line; what it

@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/egprof/egprof/internal/oserr"
+)
+
+// profileFiles returns the profile data files of a run: the operands,
+// each glob pattern among them (quoted, so that egprof sees it) replaced
+// by the files it matches, then the paths listed in each --files-from
+// file. A pattern names its matches in sorted order; an operand that
+// exists under its own name, or a pattern that matches nothing, stays as
+// it is, so that gprof's command lines and errors are unchanged. Lists
+// are for runs with more files than a command line holds: one path a line,
+// taken as it is (no pattern expansion, no quoting), blank lines skipped.
+func profileFiles(operands, lists []string, stdin io.Reader) ([]string, error) {
+	var files []string
+	for _, op := range operands {
+		files = append(files, expandOperand(op)...)
+	}
+	for _, list := range lists {
+		var data []byte
+		var err error
+		if list == "-" {
+			data, err = io.ReadAll(stdin)
+		} else {
+			data, err = os.ReadFile(list)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("--files-from=%s: %s", list, oserr.Text(err))
+		}
+		paths, err := readFileList(data)
+		if err != nil {
+			return nil, fmt.Errorf("--files-from=%s: %w", list, err)
+		}
+		files = append(files, paths...)
+	}
+	return files, nil
+}
+
+// expandOperand returns the files a data-file operand stands for.
+func expandOperand(op string) []string {
+	if !strings.ContainsAny(op, "*?[") {
+		return []string{op}
+	}
+	if _, err := os.Lstat(op); err == nil || !errors.Is(err, fs.ErrNotExist) {
+		return []string{op}
+	}
+	matches, err := filepath.Glob(op)
+	if err != nil || len(matches) == 0 {
+		return []string{op}
+	}
+	return matches
+}
+
+// readFileList splits a --files-from list into paths: one a line, a
+// trailing carriage return dropped, blank lines skipped. A NUL byte,
+// which no path holds, means the file is not a list.
+func readFileList(data []byte) ([]string, error) {
+	var paths []string
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, len(data)+1)
+	for line := 1; sc.Scan(); line++ {
+		p := strings.TrimSuffix(sc.Text(), "\r")
+		if strings.IndexByte(p, 0) >= 0 {
+			return nil, fmt.Errorf("line %d: a NUL byte: not a list of paths", line)
+		}
+		if strings.TrimSpace(p) == "" {
+			continue
+		}
+		paths = append(paths, p)
+	}
+	return paths, sc.Err()
+}
