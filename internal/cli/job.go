@@ -355,19 +355,24 @@ func sumShare(plan *sumPlan, share inputRange) ([]byte, *mpi.PartError) {
 	prof := gmon.NewProfile(plan.target, plan.format)
 	var part sumPart
 	var info []byte
+	// One read buffer and one file's storage for all the files, as in
+	// loadProfiles.
+	var buf []byte
+	var last *gmon.File
 	for i := share.lo; i < share.hi; i++ {
 		name := plan.files[i]
-		data, err := os.ReadFile(name)
+		data, err := gmon.ReadFileInto(name, &buf)
 		if err != nil {
 			return nil, &mpi.PartError{Input: i, Msg: name + ": " + oserr.Text(err)}
 		}
 		if summaryGivenAsProfile(data) != "" {
 			return nil, &mpi.PartError{Input: i, Msg: name + ": not a profile data file"}
 		}
-		f, err := prof.AddData(data, name)
+		f, err := prof.AddDataReusing(last, data, name)
 		if err != nil {
 			return nil, &mpi.PartError{Input: i, Msg: err.Error()}
 		}
+		last = f
 		part.blocks = part.blocks || len(f.BBs) > 0
 		info = appendFileInfo(info, f, prof)
 	}
