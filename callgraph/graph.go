@@ -25,13 +25,17 @@ type Options struct {
 	// the entries' Index and their display orders. The times and counts
 	// are the same.
 	ModelOnly bool
+	// Release lets Build drop the profile's sample counters and arc
+	// records (gmon.Profile.ReleaseBins, TakeArcs) as soon as it has
+	// used them, so that their memory is reclaimed while the graph is
+	// built. The caller must need neither afterwards.
+	Release bool
 }
 
 // Entry is a function (or code label) of the symbol table, or the pseudo
 // entry standing for a cycle as a whole. Times are in histogram samples.
 type Entry struct {
 	Sym       *symtab.Symbol // nil for a cycle entry
-	SymIdx    int            // index into the symbol table; -1 for a cycle
 	Ticks     float64        // self samples credited by the histogram
 	NCalls    uint64         // calls from other functions (self-calls excluded)
 	SelfCalls uint64         // calls from itself; for a cycle, calls among members
@@ -46,8 +50,8 @@ type Entry struct {
 	// Parents and Children are arc indexes in the order gprof's lists hold
 	// them (newest arc first); DisplayParents and DisplayChildren are the
 	// order the call graph prints them in.
-	Parents, Children               []int
-	DisplayParents, DisplayChildren []int
+	Parents, Children               []int32
+	DisplayParents, DisplayChildren []int32
 	// Members of a cycle entry, head first then as gathered; DisplayMembers
 	// in printed order. Empty for functions.
 	Members, DisplayMembers []int
@@ -62,11 +66,10 @@ func (e *Entry) IsCycle() bool { return e.Sym == nil }
 // Arc is a caller-callee pair with its total count and the time that
 // propagated along it.
 type Arc struct {
-	Parent, Child int // entry indexes
+	Parent, Child int32 // entry indexes
 	Count         uint64
 	Time          float64 // callee self time sent to this caller (samples, scaled)
 	ChildTime     float64 // callee children time sent to this caller
-	Static        bool    // found by scanning the code (-c), not recorded
 }
 
 // Graph is the whole profile.
@@ -96,6 +99,10 @@ type Graph struct {
 	CreditedSamples float64
 	DroppedArcs     int
 
+	// recorded counts the arcs made from the profile's records; those
+	// after them were found by scanning the code (-c).
+	recorded int
+
 	// topo lists the symbols callees first, the order time propagates in
 	// (empty without arcs).
 	topo []int
@@ -118,7 +125,7 @@ func Build(tab *symtab.Table, prof *gmon.Profile, opt Options) *Graph {
 	// rarely copies the table.
 	g.Entries = make([]Entry, len(tab.Syms), len(tab.Syms)+len(tab.Syms)/16+8)
 	for i := range g.Entries {
-		g.Entries[i] = Entry{Sym: &tab.Syms[i], SymIdx: i, head: i, next: -1}
+		g.Entries[i] = Entry{Sym: &tab.Syms[i], head: i, next: -1}
 	}
 	if prof != nil {
 		g.HasHist = prof.HasHist
@@ -130,7 +137,12 @@ func Build(tab *symtab.Table, prof *gmon.Profile, opt Options) *Graph {
 		if g.HasHist {
 			g.assignSamples(prof)
 		}
-		g.tallyArcs(prof.Arcs)
+		records := prof.Arcs
+		if opt.Release {
+			prof.ReleaseBins()
+			records = prof.TakeArcs()
+		}
+		g.tallyArcs(records)
 		if g.HasArcs {
 			g.assemble(prof, opt)
 		}
@@ -186,11 +198,16 @@ func (g *Graph) tallyArcs(records []gmon.ArcRecord) {
 			g.Arcs[a].Count += r.Count
 			continue
 		}
-		g.Arcs = append(g.Arcs, Arc{Parent: p, Child: c, Count: r.Count})
+		g.Arcs = append(g.Arcs, Arc{Parent: int32(p), Child: int32(c), Count: r.Count})
 		pairindex.Insert(&pairs, g.Arcs, arcKey, len(g.Arcs)-1)
 	}
+	g.recorded = len(g.Arcs)
 	g.linkArcLists()
 }
+
+// StaticArc reports whether arc a was found by scanning the code (-c)
+// rather than recorded in the profile.
+func (g *Graph) StaticArc(a int) bool { return a >= g.recorded }
 
 // tally resolves one arc record as gprof's cg_tally does: both ends must
 // lie in a symbol; a callee that is not a function is charged to the
@@ -226,14 +243,14 @@ func (g *Graph) linkArcLists() {
 		childEnd[i] += childEnd[i-1]
 		parentEnd[i] += parentEnd[i-1]
 	}
-	children := make([]int, len(g.Arcs))
-	parents := make([]int, len(g.Arcs))
+	children := make([]int32, len(g.Arcs))
+	parents := make([]int32, len(g.Arcs))
 	// childEnd[i] is now where entry i's list starts; filling moves it to
 	// where the list ends.
 	for id, a := range g.Arcs {
-		children[childEnd[a.Parent]] = id
+		children[childEnd[a.Parent]] = int32(id)
 		childEnd[a.Parent]++
-		parents[parentEnd[a.Child]] = id
+		parents[parentEnd[a.Child]] = int32(id)
 		parentEnd[a.Child]++
 	}
 	start := 0
@@ -282,8 +299,8 @@ func (g *Graph) addArc(p, c int, count uint64) {
 		g.Arcs[a].Count += count
 		return
 	}
-	g.Arcs = append(g.Arcs, Arc{Parent: p, Child: c, Count: count})
-	id := len(g.Arcs) - 1
+	g.Arcs = append(g.Arcs, Arc{Parent: int32(p), Child: int32(c), Count: count})
+	id := int32(len(g.Arcs) - 1)
 	g.Entries[p].Children = append(g.Entries[p].Children, id)
 	g.Entries[c].Parents = append(g.Entries[c].Parents, id)
 }
@@ -292,8 +309,8 @@ func (g *Graph) addArc(p, c int, count uint64) {
 // so gprof's range-containment lookup is an identity test here.
 func (g *Graph) findArc(p, c int) int {
 	for _, a := range g.Entries[p].Children {
-		if g.Arcs[a].Child == c {
-			return a
+		if int(g.Arcs[a].Child) == c {
+			return int(a)
 		}
 	}
 	return -1
@@ -301,9 +318,9 @@ func (g *Graph) findArc(p, c int) int {
 
 // listOrder calls fn for the arcs of list in gprof's list order (newest
 // first).
-func listOrder(list []int, fn func(arc int)) {
+func listOrder(list []int32, fn func(arc int)) {
 	for k := len(list) - 1; k >= 0; k-- {
-		fn(list[k])
+		fn(int(list[k]))
 	}
 }
 
@@ -419,7 +436,7 @@ func (d *numbering) visit(p int) {
 	d.stack = append(d.stack, p)
 	d.pos[p] = len(d.stack) - 1
 	e[p].TopOrder = dfnBusy
-	listOrder(e[p].Children, func(a int) { d.visit(d.g.Arcs[a].Child) })
+	listOrder(e[p].Children, func(a int) { d.visit(int(d.g.Arcs[a].Child)) })
 	if e[p].head == p {
 		d.counter++
 		for m := p; m >= 0; m = e[m].next {
@@ -482,7 +499,7 @@ func (g *Graph) linkCycles() {
 		}
 		num++
 		cyc := len(g.Entries)
-		g.Entries = append(g.Entries, Entry{SymIdx: -1, PrintFlag: true, Cycle: num, head: cyc, next: s})
+		g.Entries = append(g.Entries, Entry{PrintFlag: true, Cycle: num, head: cyc, next: s})
 		for m := s; m >= 0; m = g.Entries[m].next {
 			g.Entries[m].Cycle = num
 			g.Entries[m].head = cyc
@@ -492,7 +509,7 @@ func (g *Graph) linkCycles() {
 		for _, m := range c.Members {
 			listOrder(g.Entries[m].Parents, func(a int) {
 				arc := &g.Arcs[a]
-				if arc.Parent == m {
+				if int(arc.Parent) == m {
 					return
 				}
 				if g.Entries[arc.Parent].Cycle == num {
@@ -519,7 +536,7 @@ func (g *Graph) inheritFlags(child int) {
 		c.Fract = 0
 		listOrder(c.Parents, func(a int) {
 			arc := &g.Arcs[a]
-			if arc.Parent == child {
+			if int(arc.Parent) == child {
 				return
 			}
 			c.PrintFlag = c.PrintFlag || e[arc.Parent].PrintFlag
@@ -637,7 +654,7 @@ func (g *Graph) propagateTime(parent int) {
 func (g *Graph) arcShare(parent, a int) (from int, ratio float64, ok bool) {
 	e := g.Entries
 	arc := &g.Arcs[a]
-	child := arc.Child
+	child := int(arc.Child)
 	if arc.Count == 0 || child == parent || e[child].Fract == 0 {
 		return 0, 0, false
 	}
@@ -711,7 +728,7 @@ func (g *Graph) intraCycleArcs() []bool {
 
 // cmpArc is gprof's arc order: self-arcs lowest, then arcs inside a cycle
 // (intra says which) by count, then the rest by propagated time and count.
-func (g *Graph) cmpArc(intra []bool, x, y int) int {
+func (g *Graph) cmpArc(intra []bool, x, y int32) int {
 	l, r := &g.Arcs[x], &g.Arcs[y]
 	if l.Parent == l.Child {
 		return -1
@@ -745,13 +762,13 @@ func (g *Graph) cmpArc(intra []bool, x, y int) int {
 func (g *Graph) orderForDisplay() {
 	// Every arc is in one parent list and one child list: two arrays hold
 	// all the display lists.
-	parents := make([]int, 0, len(g.Arcs))
-	children := make([]int, 0, len(g.Arcs))
+	parents := make([]int32, 0, len(g.Arcs))
+	children := make([]int32, 0, len(g.Arcs))
 	// The sorts test only "less": x goes before y when cmpArc(x, y) > 0
 	// (children) or when cmpMember(x, y) > 0 (members).
 	intra := g.intraCycleArcs()
-	ascending := func(x, y int) int { return g.cmpArc(intra, x, y) }
-	descending := func(x, y int) int { return -max(g.cmpArc(intra, x, y), 0) }
+	ascending := func(x, y int32) int { return g.cmpArc(intra, x, y) }
+	descending := func(x, y int32) int { return -max(g.cmpArc(intra, x, y), 0) }
 	for i := range g.Entries {
 		e := &g.Entries[i]
 		parents = append(parents, e.Parents...)
@@ -821,7 +838,6 @@ func (g *Graph) findCalls(i int, prof *gmon.Profile, text []byte) {
 		c := g.Syms.Lookup(dest)
 		if c >= 0 && syms[c].Addr == dest && g.findArc(i, c) < 0 {
 			g.addArc(i, c, 0)
-			g.Arcs[len(g.Arcs)-1].Static = true
 		}
 	}
 }

@@ -391,7 +391,7 @@ func (p *Profile) build(pairs []pair, opt Options) {
 			return
 		}
 		for _, a := range g.Arcs {
-			if a.Parent >= len(fn) || a.Child >= len(fn) {
+			if int(a.Parent) >= len(fn) || int(a.Child) >= len(fn) {
 				continue
 			}
 			pi, ci := fn[a.Parent], fn[a.Child]

@@ -21,7 +21,7 @@ import (
 func Read(data []byte, name string, t Target, f Format) (*File, error) {
 	p := NewProfile(t, f)
 	p.checkOnly = true
-	return p.read(data, name)
+	return p.read(data, name, false)
 }
 
 // ReadFile reads the named file from disk and parses it with Read. The
@@ -36,9 +36,12 @@ func ReadFile(name string, t Target, f Format) (*File, error) {
 }
 
 // read parses data into a File and, for an accumulating profile, adds it.
-func (p *Profile) read(data []byte, name string) (*File, error) {
+func (p *Profile) read(data []byte, name string, lean bool) (*File, error) {
 	if err := p.Target.check(); err != nil {
 		return nil, &FormatError{File: name, Offset: -1, Kind: KindTarget, Msg: err.Error(), Err: err}
+	}
+	if p.released {
+		return nil, ferr(name, -1, KindOther, nil, "the profile's sums were released: no file can be added")
 	}
 	switch p.Format {
 	case FormatAuto, FormatMagic, FormatBSD, FormatBSD44:
@@ -56,7 +59,7 @@ func (p *Profile) read(data []byte, name string) (*File, error) {
 	if p.Format == FormatMagic && !magic {
 		return nil, ferr(name, 0, KindBadMagic, nil, "bad magic cookie %q, want %q (format %v)", data[:4], gnuMagic, p.Format)
 	}
-	r := reader{p: p, d: newDecoder(p.Target), data: data, name: name, f: &File{Name: name, raw: data}}
+	r := reader{p: p, d: newDecoder(p.Target), data: data, name: name, f: &File{Name: name, raw: data}, lean: lean}
 	var err error
 	if p.Format == FormatMagic || (p.Format == FormatAuto && magic) {
 		err = r.gnu()
@@ -77,6 +80,12 @@ type reader struct {
 	data []byte
 	name string
 	f    *File
+	// lean leaves the File without copies of the records the profile
+	// sums: no bins in its histogram records, no arcs.
+	lean bool
+	// reserved tells whether the profile's arc table was sized for this
+	// file.
+	reserved bool
 }
 
 func (r *reader) errf(off int, kind ErrorKind, cause error, format string, args ...any) error {
@@ -196,6 +205,9 @@ func (r *reader) hist(start int) (int, error) {
 	p.HasHist = true
 	p.lastHigh, p.lastBins, p.hasLast = hi, n, true
 	r.f.NumHistRecords++
+	if r.lean {
+		bins = nil
+	}
 	r.f.Hists = append(r.f.Hists, HistRecord{
 		LowPC: lo, HighPC: hi, Rate: rate, Dimen: dimen, Abbrev: abbrev, Size: n, Bins: bins,
 	})
@@ -210,19 +222,24 @@ func (r *reader) arc(start int) (int, error) {
 	if len(r.data)-off < sz {
 		return 0, r.truncated(off, "arc record", sz)
 	}
-	if r.f.Arcs == nil {
+	if !r.reserved {
 		// Arcs usually fill the rest of the file: make room for as many
 		// as the remaining bytes could hold, which is at most about twice
 		// their size in memory.
+		r.reserved = true
 		room := (len(r.data) - start) / (1 + sz)
-		r.f.Arcs = make([]ArcRecord, 0, room)
+		if !r.lean {
+			r.f.Arcs = make([]ArcRecord, 0, room)
+		}
 		r.p.reserveArcs(room)
 	}
 	b := r.data[off : off+sz]
 	a := ArcRecord{FromPC: d.addr(b), SelfPC: d.addr(b[d.ptr:]), Count: uint64(d.u32(b[2*d.ptr:]))}
 	r.p.addArc(a)
 	r.p.HasArcs = true
-	r.f.Arcs = append(r.f.Arcs, a)
+	if !r.lean {
+		r.f.Arcs = append(r.f.Arcs, a)
+	}
 	r.f.NumArcRecords++
 	return off + sz, nil
 }
@@ -401,14 +418,18 @@ func (r *reader) bsd() error {
 
 	arcSize := 3 * ptr
 	narcs := (len(data) - off) / arcSize
-	r.f.Arcs = make([]ArcRecord, 0, narcs)
+	if !r.lean {
+		r.f.Arcs = make([]ArcRecord, 0, narcs)
+	}
 	p.reserveArcs(narcs)
 	for range narcs {
 		b := data[off : off+arcSize]
 		a := ArcRecord{FromPC: d.addr(b), SelfPC: d.addr(b[ptr:]), Count: d.addr(b[2*ptr:])}
 		off += arcSize
 		p.addArc(a)
-		r.f.Arcs = append(r.f.Arcs, a)
+		if !r.lean {
+			r.f.Arcs = append(r.f.Arcs, a)
+		}
 	}
 	r.f.IgnoredTail = len(data) - off
 	r.f.NumArcRecords = narcs
@@ -424,6 +445,9 @@ func (r *reader) bsd() error {
 	p.addBins(idx, bins)
 	if nbins != 0 {
 		r.f.NumHistRecords = 1
+	}
+	if r.lean {
+		bins = nil
 	}
 	r.f.Hists = []HistRecord{{LowPC: lo, HighPC: hi, Rate: rate, Size: nbins, Bins: bins}}
 	// gprof sets its input flags outright here, which clears the

@@ -617,7 +617,7 @@ func (t *Text) appendParents(b []byte, ends *arcEnds, child, childW int) []byte 
 	cyc := ends.cycle[child]
 	for _, a := range e.DisplayParents {
 		arc := &g.Arcs[a]
-		p := arc.Parent
+		p := int(arc.Parent)
 		intra := p == child || (cyc != 0 && ends.cycle[p] == cyc)
 		b = t.appendArcLine(b, arc, p, intra, total, childW)
 	}
@@ -629,7 +629,7 @@ func (t *Text) appendChildren(b []byte, ends *arcEnds, parent, childW int) []byt
 	e := &g.Entries[parent]
 	for _, a := range e.DisplayChildren {
 		arc := &g.Arcs[a]
-		c := arc.Child
+		c := int(arc.Child)
 		cyc := ends.cycle[c]
 		intra := c == parent || (cyc != 0 && cyc == ends.cycle[parent])
 		b = t.appendArcLine(b, arc, c, intra, ends.calls[c], childW)

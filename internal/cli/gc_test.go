@@ -43,3 +43,41 @@ func TestGCPercent(t *testing.T) {
 	assert.Zero(t, gcPercent(cfg(modeClassic, exe, "-"), noEnv), "profile on stdin")
 	assert.Zero(t, gcPercent(cfg(modeRanks, exe, small), noEnv), "rank mode")
 }
+
+// TestCollectAfterLoad checks which runs collect once their profiles are
+// summed: those whose inputs are not small, in the classic and diff modes,
+// unless GOGC is set.
+func TestCollectAfterLoad(t *testing.T) {
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "prog")
+	large := filepath.Join(dir, "gmon.large")
+	for name, size := range map[string]int64{exe: 1000, large: smallProfiles + 1} {
+		if err := os.WriteFile(name, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Truncate(name, size); err != nil { // sparse
+			t.Fatal(err)
+		}
+	}
+	noEnv := func(string) (string, bool) { return "", false }
+	withGOGC := func(k string) (string, bool) { return "100", k == "GOGC" }
+	tests := []struct {
+		name string
+		mode mode
+		env  func(string) (string, bool)
+		want bool
+	}{
+		{"classic", modeClassic, noEnv, true},
+		{"diff", modeDiff, noEnv, true},
+		{"GOGC set", modeClassic, withGOGC, false},
+		{"rank mode", modeRanks, noEnv, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &config{image: exe, gmonFiles: []string{large}}
+			c.ext.mode = tt.mode
+			tuneGC(c, tt.env)
+			assert.Equal(t, tt.want, c.collectAfterLoad)
+		})
+	}
+}
