@@ -313,9 +313,11 @@ func (c *config) loadProfiles(tab *symtab.Table, files []string, stdin io.Reader
 }
 
 // buildGraph computes the call-graph model of one side; with release set,
-// prof's samples and arcs are released once used (callgraph.Options).
+// prof's samples and arcs are released once used (callgraph.Options). The
+// differential outputs order their rows themselves: in diff mode the
+// graph's own printing orders are left out.
 func (c *config) buildGraph(tab *symtab.Table, prof *gmon.Profile, release bool) *callgraph.Graph {
-	opt := callgraph.Options{Specs: c.specs, StaticCalls: c.staticCalls, Release: release}
+	opt := callgraph.Options{Specs: c.specs, StaticCalls: c.staticCalls, Release: release, ModelOnly: c.ext.mode == modeDiff}
 	if c.staticCalls {
 		opt.TextBytes = tab.TextBytes()
 	}

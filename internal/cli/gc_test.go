@@ -44,10 +44,10 @@ func TestGCPercent(t *testing.T) {
 	assert.Zero(t, gcPercent(cfg(modeRanks, exe, small), noEnv), "rank mode")
 }
 
-// TestCollectAfterLoad checks which runs collect once their profiles are
-// summed: those whose inputs are not small, in the classic and diff modes,
-// unless GOGC is set.
-func TestCollectAfterLoad(t *testing.T) {
+// TestGCPlan checks the collector settings of runs whose inputs are not
+// small: a collection once the profiles are summed in the classic and diff
+// modes, and a lower growth target in diff mode, unless GOGC is set.
+func TestGCPlan(t *testing.T) {
 	dir := t.TempDir()
 	exe := filepath.Join(dir, "prog")
 	large := filepath.Join(dir, "gmon.large")
@@ -62,22 +62,35 @@ func TestCollectAfterLoad(t *testing.T) {
 	noEnv := func(string) (string, bool) { return "", false }
 	withGOGC := func(k string) (string, bool) { return "100", k == "GOGC" }
 	tests := []struct {
-		name string
-		mode mode
-		env  func(string) (string, bool)
-		want bool
+		name        string
+		mode        mode
+		env         func(string) (string, bool)
+		wantPercent int
+		wantCollect bool
 	}{
-		{"classic", modeClassic, noEnv, true},
-		{"diff", modeDiff, noEnv, true},
-		{"GOGC set", modeClassic, withGOGC, false},
-		{"rank mode", modeRanks, noEnv, false},
+		{"classic", modeClassic, noEnv, 0, true},
+		{"diff", modeDiff, noEnv, largeDiffGCPercent, true},
+		{"GOGC set", modeClassic, withGOGC, 0, false},
+		{"GOGC set, diff", modeDiff, withGOGC, 0, false},
+		{"rank mode", modeRanks, noEnv, 0, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := &config{image: exe, gmonFiles: []string{large}}
 			c.ext.mode = tt.mode
-			tuneGC(c, tt.env)
-			assert.Equal(t, tt.want, c.collectAfterLoad)
+			p, collect := gcPlan(c, tt.env)
+			assert.Equal(t, tt.wantPercent, p)
+			assert.Equal(t, tt.wantCollect, collect)
 		})
 	}
+	// Small inputs get more room and no collection.
+	small := filepath.Join(dir, "gmon.out")
+	if err := os.WriteFile(small, make([]byte, 1000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := &config{image: exe, gmonFiles: []string{small}}
+	c.ext.mode = modeDiff
+	p, collect := gcPlan(c, noEnv)
+	assert.Equal(t, smallGCPercent, p)
+	assert.False(t, collect)
 }
