@@ -358,17 +358,7 @@ func (g *Graph) assemble(prof *gmon.Profile, opt Options) {
 		return
 	}
 
-	g.ByTime = make([]int, len(g.Entries))
-	for i := range g.ByTime {
-		g.ByTime[i] = i
-	}
-	// Ties keep index order, as a stable sort would leave them.
-	slices.SortFunc(g.ByTime, func(a, b int) int {
-		if c := g.cmpTotal(a, b); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
-	})
+	g.ByTime = g.totalOrder()
 	for k, i := range g.ByTime {
 		g.Entries[i].Index = k + 1
 	}
@@ -672,12 +662,47 @@ func (g *Graph) arcShare(parent, a int) (from int, ratio float64, ok bool) {
 	return child, float64(arc.Count) / float64(e[child].NCalls), true
 }
 
-// cmpTotal is gprof's call-graph order: more total time first, then cycle
-// entries, then names without a leading underscore, then more calls, then
-// by raw name.
-func (g *Graph) cmpTotal(a, b int) int {
-	l, r := &g.Entries[a], &g.Entries[b]
-	diff := float64(l.PropSelf+l.PropChild) - float64(r.PropSelf+r.PropChild)
+// totalKey is what gprof's call-graph order compares of an entry, copied
+// out of the entries so that sorting reads one compact array.
+type totalKey struct {
+	total  float64 // PropSelf + PropChild
+	ncalls uint64
+	name   string // raw name; empty for a cycle
+	idx    int32
+	cycle  bool
+}
+
+// totalOrder lists all entries in gprof's call-graph order: more total
+// time first, then cycle entries (by number), then names without a
+// leading underscore, then more calls, then by raw name; ties keep index
+// order, as a stable sort would leave them.
+func (g *Graph) totalOrder() []int {
+	keys := make([]totalKey, len(g.Entries))
+	for i := range g.Entries {
+		e := &g.Entries[i]
+		k := totalKey{total: float64(e.PropSelf + e.PropChild), ncalls: e.NCalls, idx: int32(i), cycle: e.IsCycle()}
+		if !k.cycle {
+			k.name = e.Sym.Name
+		}
+		keys[i] = k
+	}
+	slices.SortFunc(keys, func(l, r totalKey) int {
+		if c := cmpTotal(&l, &r); c != 0 {
+			return c
+		}
+		return cmp.Compare(l.idx, r.idx)
+	})
+	order := make([]int, len(keys))
+	for k := range keys {
+		order[k] = int(keys[k].idx)
+	}
+	return order
+}
+
+// cmpTotal compares two entries in gprof's call-graph order (see
+// totalOrder); 0 for ties.
+func cmpTotal(l, r *totalKey) int {
+	diff := l.total - r.total
 	if diff < 0 {
 		return 1
 	}
@@ -686,14 +711,14 @@ func (g *Graph) cmpTotal(a, b int) int {
 	}
 	// Cycles come before functions; two cycles keep their number order.
 	switch {
-	case l.IsCycle() && r.IsCycle():
+	case l.cycle && r.cycle:
 		return 0
-	case l.IsCycle():
+	case l.cycle:
 		return -1
-	case r.IsCycle():
+	case r.cycle:
 		return 1
 	}
-	ln, rn := l.Sym.Name, r.Sym.Name
+	ln, rn := l.name, r.name
 	lu := len(ln) > 0 && ln[0] == '_'
 	ru := len(rn) > 0 && rn[0] == '_'
 	if !lu && ru {
@@ -702,10 +727,10 @@ func (g *Graph) cmpTotal(a, b int) int {
 	if lu && !ru {
 		return 1
 	}
-	if l.NCalls > r.NCalls {
+	if l.ncalls > r.ncalls {
 		return -1
 	}
-	if l.NCalls < r.NCalls {
+	if l.ncalls < r.ncalls {
 		return 1
 	}
 	return cmp.Compare(ln, rn)
@@ -866,29 +891,41 @@ func clipToHistogram(prof *gmon.Profile, lo, hi uint64) (uint64, uint64) {
 // FlatOrder returns the symbol indexes in flat-profile order: more self
 // time first, then more calls, then raw name; ties keep address order.
 func (g *Graph) FlatOrder() []int {
-	order := make([]int, g.NumSyms)
-	for i := range order {
-		order[i] = i
+	// The keys are copied out of the entries so that sorting reads one
+	// compact array.
+	type flatKey struct {
+		ticks  float64
+		ncalls uint64
+		name   string
+		idx    int32
+	}
+	keys := make([]flatKey, g.NumSyms)
+	for i := range keys {
+		e := &g.Entries[i]
+		keys[i] = flatKey{e.Ticks, e.NCalls, e.Sym.Name, int32(i)}
 	}
 	// Ties keep address order, as a stable sort would leave them.
-	slices.SortFunc(order, func(a, b int) int {
-		l, r := &g.Entries[a], &g.Entries[b]
-		if d := r.Ticks - l.Ticks; d != 0 {
+	slices.SortFunc(keys, func(l, r flatKey) int {
+		if d := r.ticks - l.ticks; d != 0 {
 			if d < 0 {
 				return -1
 			}
 			return 1
 		}
-		if l.NCalls != r.NCalls {
-			if l.NCalls > r.NCalls {
+		if l.ncalls != r.ncalls {
+			if l.ncalls > r.ncalls {
 				return -1
 			}
 			return 1
 		}
-		if c := strings.Compare(l.Sym.Name, r.Sym.Name); c != 0 {
+		if c := strings.Compare(l.name, r.name); c != 0 {
 			return c
 		}
-		return cmp.Compare(a, b)
+		return cmp.Compare(l.idx, r.idx)
 	})
+	order := make([]int, len(keys))
+	for k := range keys {
+		order[k] = int(keys[k].idx)
+	}
 	return order
 }

@@ -79,6 +79,22 @@ func report(c *config, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) 
 	return c.classic(tab, prof, c.gmonFiles, nil, nil, stdin, stdout, stderr)
 }
 
+// modelOnly reports whether the outputs style selects can do without the
+// call graph's printing orders (index numbers, the order of entries and of
+// their arcs): the differential outputs order their rows themselves, and
+// gprof's flat profile alone (without -T, which prints index numbers in
+// it, and without egprof's files) prints none of them.
+func (c *config) modelOnly(style int) bool {
+	switch c.ext.mode {
+	case modeDiff:
+		return true
+	case modeClassic:
+		return style == styleFlat && !c.traditional && !c.line &&
+			!c.ext.wantsGraphFiles() && c.ext.pprof == "" && c.ext.html == ""
+	}
+	return false
+}
+
 // noteDebug prints gprof's note that -d does nothing here.
 func (c *config) noteDebug(stdout io.Writer) {
 	if c.debug {
@@ -105,7 +121,7 @@ func (c *config) classic(tab *symtab.Table, prof *gmon.Profile, files []string, 
 	if c.ext.mode != modeRanks {
 		belongErr = c.checkBelongs(prof, tab)
 	}
-	g := c.buildGraph(tab, prof, style&styleSum == 0 && c.ext.mode != modeRanks)
+	g := c.buildGraph(tab, prof, style&styleSum == 0 && c.ext.mode != modeRanks, c.modelOnly(style))
 	var blocks *callgraph.Blocks
 	if c.line {
 		blocks = callgraph.AttachBlocks(tab, prof.BBs)
@@ -313,11 +329,10 @@ func (c *config) loadProfiles(tab *symtab.Table, files []string, stdin io.Reader
 }
 
 // buildGraph computes the call-graph model of one side; with release set,
-// prof's samples and arcs are released once used (callgraph.Options). The
-// differential outputs order their rows themselves: in diff mode the
-// graph's own printing orders are left out.
-func (c *config) buildGraph(tab *symtab.Table, prof *gmon.Profile, release bool) *callgraph.Graph {
-	opt := callgraph.Options{Specs: c.specs, StaticCalls: c.staticCalls, Release: release, ModelOnly: c.ext.mode == modeDiff}
+// prof's samples and arcs are released once used, and with modelOnly the
+// call graph's printing orders are left out (callgraph.Options).
+func (c *config) buildGraph(tab *symtab.Table, prof *gmon.Profile, release, modelOnly bool) *callgraph.Graph {
+	opt := callgraph.Options{Specs: c.specs, StaticCalls: c.staticCalls, Release: release, ModelOnly: modelOnly}
 	if c.staticCalls {
 		opt.TextBytes = tab.TextBytes()
 	}
@@ -352,7 +367,7 @@ func (c *config) reportDiff(plus *callgraph.Graph, style int, stdin io.Reader, s
 			c.argv0, strings.Join(c.ext.diffFiles, ", "), tab.Path, err, hint)
 		return 1
 	}
-	minus := c.buildGraph(tab, prof, true)
+	minus := c.buildGraph(tab, prof, true, true)
 	scale, scaling := c.diffScaling(plus, minus, stderr)
 	scale.KeepAll = c.showZeros
 	d := diff.Subtract(plus, minus, scale)
@@ -694,7 +709,7 @@ func (c *config) rankProfiles(tab *symtab.Table, inputs []ranks.Input) func(func
 			if _, err := prof.AddData(data, in.Name); err != nil {
 				return err
 			}
-			if err := add(in.Rank, diff.Single(c.buildGraph(tab, prof, true), diff.Options{KeepAll: true})); err != nil {
+			if err := add(in.Rank, diff.Single(c.buildGraph(tab, prof, true, false), diff.Options{KeepAll: true})); err != nil {
 				return err
 			}
 		}
