@@ -686,15 +686,28 @@ func (g *Graph) totalOrder() []int {
 		}
 		keys[i] = k
 	}
-	slices.SortFunc(keys, func(l, r totalKey) int {
-		if c := cmpTotal(&l, &r); c != 0 {
+	return sortedEntries(keys, cmpTotal)
+}
+
+// keyed is a sort key that knows the entry it was copied from.
+type keyed interface{ entry() int32 }
+
+func (k totalKey) entry() int32 { return k.idx }
+func (k flatKey) entry() int32  { return k.idx }
+
+// sortedEntries sorts keys by cmpKeys, ties by entry index (where a stable
+// sort of the entries would leave them), and returns their entries in
+// that order.
+func sortedEntries[K keyed](keys []K, cmpKeys func(l, r *K) int) []int {
+	slices.SortFunc(keys, func(l, r K) int {
+		if c := cmpKeys(&l, &r); c != 0 {
 			return c
 		}
-		return cmp.Compare(l.idx, r.idx)
+		return cmp.Compare(l.entry(), r.entry())
 	})
 	order := make([]int, len(keys))
 	for k := range keys {
-		order[k] = int(keys[k].idx)
+		order[k] = int(keys[k].entry())
 	}
 	return order
 }
@@ -891,21 +904,13 @@ func clipToHistogram(prof *gmon.Profile, lo, hi uint64) (uint64, uint64) {
 // FlatOrder returns the symbol indexes in flat-profile order: more self
 // time first, then more calls, then raw name; ties keep address order.
 func (g *Graph) FlatOrder() []int {
-	// The keys are copied out of the entries so that sorting reads one
-	// compact array.
-	type flatKey struct {
-		ticks  float64
-		ncalls uint64
-		name   string
-		idx    int32
-	}
 	keys := make([]flatKey, g.NumSyms)
 	for i := range keys {
 		e := &g.Entries[i]
 		keys[i] = flatKey{e.Ticks, e.NCalls, e.Sym.Name, int32(i)}
 	}
-	// Ties keep address order, as a stable sort would leave them.
-	slices.SortFunc(keys, func(l, r flatKey) int {
+	// Ties keep address order.
+	return sortedEntries(keys, func(l, r *flatKey) int {
 		if d := r.ticks - l.ticks; d != 0 {
 			if d < 0 {
 				return -1
@@ -918,14 +923,15 @@ func (g *Graph) FlatOrder() []int {
 			}
 			return 1
 		}
-		if c := strings.Compare(l.name, r.name); c != 0 {
-			return c
-		}
-		return cmp.Compare(l.idx, r.idx)
+		return strings.Compare(l.name, r.name)
 	})
-	order := make([]int, len(keys))
-	for k := range keys {
-		order[k] = int(keys[k].idx)
-	}
-	return order
+}
+
+// flatKey is what the flat profile's order compares of an entry, copied
+// out of the entries so that sorting reads one compact array.
+type flatKey struct {
+	ticks  float64
+	ncalls uint64
+	name   string
+	idx    int32
 }
