@@ -698,9 +698,9 @@ func (k flatKey) entry() int32  { return k.idx }
 // sortedEntries sorts keys by cmpKeys, ties by entry index (where a stable
 // sort of the entries would leave them), and returns their entries in
 // that order.
-func sortedEntries[K keyed](keys []K, cmpKeys func(l, r *K) int) []int {
+func sortedEntries[K keyed](keys []K, cmpKeys func(l, r K) int) []int {
 	slices.SortFunc(keys, func(l, r K) int {
-		if c := cmpKeys(&l, &r); c != 0 {
+		if c := cmpKeys(l, r); c != 0 {
 			return c
 		}
 		return cmp.Compare(l.entry(), r.entry())
@@ -714,7 +714,7 @@ func sortedEntries[K keyed](keys []K, cmpKeys func(l, r *K) int) []int {
 
 // cmpTotal compares two entries in gprof's call-graph order (see
 // totalOrder); 0 for ties.
-func cmpTotal(l, r *totalKey) int {
+func cmpTotal(l, r totalKey) int {
 	diff := l.total - r.total
 	if diff < 0 {
 		return 1
@@ -910,7 +910,7 @@ func (g *Graph) FlatOrder() []int {
 		keys[i] = flatKey{e.Ticks, e.NCalls, e.Sym.Name, int32(i)}
 	}
 	// Ties keep address order.
-	return sortedEntries(keys, func(l, r *flatKey) int {
+	return sortedEntries(keys, func(l, r flatKey) int {
 		if d := r.ticks - l.ticks; d != 0 {
 			if d < 0 {
 				return -1
