@@ -481,17 +481,22 @@ func (t *Text) callGraphParallel(rows []int, f entryFormat, workers int) {
 	// The entries whose names the rows print: the rows' own, their cycle
 	// members and the other ends of their arcs.
 	need := make([]bool, len(g.Entries))
+	isRow := make([]bool, len(g.Entries))
 	for _, i := range rows {
-		e := &g.Entries[i]
-		need[i] = true
-		for _, m := range e.DisplayMembers {
+		isRow[i], need[i] = true, true
+		for _, m := range g.Entries[i].DisplayMembers {
 			need[m] = true
 		}
-		for _, a := range e.DisplayParents {
-			need[g.Arcs[a].Parent] = true
+	}
+	// Every arc is in its child's list of parents and its parent's list
+	// of children: going through the arcs in order finds the other ends
+	// of the rows' arcs without jumping about the arc table.
+	for _, a := range g.Arcs {
+		if isRow[a.Child] {
+			need[a.Parent] = true
 		}
-		for _, a := range e.DisplayChildren {
-			need[g.Arcs[a].Child] = true
+		if isRow[a.Parent] {
+			need[a.Child] = true
 		}
 	}
 	var named []int
