@@ -25,13 +25,17 @@ type Options struct {
 	// the entries' Index and their display orders. The times and counts
 	// are the same.
 	ModelOnly bool
+	// Release lets Build drop the profile's sample counters and arc
+	// records (gmon.Profile.ReleaseBins, TakeArcs) as soon as it has
+	// used them, so that their memory is reclaimed while the graph is
+	// built. The caller must need neither afterwards.
+	Release bool
 }
 
 // Entry is a function (or code label) of the symbol table, or the pseudo
 // entry standing for a cycle as a whole. Times are in histogram samples.
 type Entry struct {
 	Sym       *symtab.Symbol // nil for a cycle entry
-	SymIdx    int            // index into the symbol table; -1 for a cycle
 	Ticks     float64        // self samples credited by the histogram
 	NCalls    uint64         // calls from other functions (self-calls excluded)
 	SelfCalls uint64         // calls from itself; for a cycle, calls among members
@@ -46,8 +50,8 @@ type Entry struct {
 	// Parents and Children are arc indexes in the order gprof's lists hold
 	// them (newest arc first); DisplayParents and DisplayChildren are the
 	// order the call graph prints them in.
-	Parents, Children               []int
-	DisplayParents, DisplayChildren []int
+	Parents, Children               []int32
+	DisplayParents, DisplayChildren []int32
 	// Members of a cycle entry, head first then as gathered; DisplayMembers
 	// in printed order. Empty for functions.
 	Members, DisplayMembers []int
@@ -62,11 +66,10 @@ func (e *Entry) IsCycle() bool { return e.Sym == nil }
 // Arc is a caller-callee pair with its total count and the time that
 // propagated along it.
 type Arc struct {
-	Parent, Child int // entry indexes
+	Parent, Child int32 // entry indexes
 	Count         uint64
 	Time          float64 // callee self time sent to this caller (samples, scaled)
 	ChildTime     float64 // callee children time sent to this caller
-	Static        bool    // found by scanning the code (-c), not recorded
 }
 
 // Graph is the whole profile.
@@ -96,6 +99,10 @@ type Graph struct {
 	CreditedSamples float64
 	DroppedArcs     int
 
+	// recorded counts the arcs made from the profile's records; those
+	// after them were found by scanning the code (-c).
+	recorded int
+
 	// topo lists the symbols callees first, the order time propagates in
 	// (empty without arcs).
 	topo []int
@@ -118,7 +125,7 @@ func Build(tab *symtab.Table, prof *gmon.Profile, opt Options) *Graph {
 	// rarely copies the table.
 	g.Entries = make([]Entry, len(tab.Syms), len(tab.Syms)+len(tab.Syms)/16+8)
 	for i := range g.Entries {
-		g.Entries[i] = Entry{Sym: &tab.Syms[i], SymIdx: i, head: i, next: -1}
+		g.Entries[i] = Entry{Sym: &tab.Syms[i], head: i, next: -1}
 	}
 	if prof != nil {
 		g.HasHist = prof.HasHist
@@ -130,7 +137,12 @@ func Build(tab *symtab.Table, prof *gmon.Profile, opt Options) *Graph {
 		if g.HasHist {
 			g.assignSamples(prof)
 		}
-		g.tallyArcs(prof.Arcs)
+		records := prof.Arcs
+		if opt.Release {
+			prof.ReleaseBins()
+			records = prof.TakeArcs()
+		}
+		g.tallyArcs(records)
 		if g.HasArcs {
 			g.assemble(prof, opt)
 		}
@@ -186,11 +198,16 @@ func (g *Graph) tallyArcs(records []gmon.ArcRecord) {
 			g.Arcs[a].Count += r.Count
 			continue
 		}
-		g.Arcs = append(g.Arcs, Arc{Parent: p, Child: c, Count: r.Count})
+		g.Arcs = append(g.Arcs, Arc{Parent: int32(p), Child: int32(c), Count: r.Count})
 		pairindex.Insert(&pairs, g.Arcs, arcKey, len(g.Arcs)-1)
 	}
+	g.recorded = len(g.Arcs)
 	g.linkArcLists()
 }
+
+// StaticArc reports whether arc a was found by scanning the code (-c)
+// rather than recorded in the profile.
+func (g *Graph) StaticArc(a int) bool { return a >= g.recorded }
 
 // tally resolves one arc record as gprof's cg_tally does: both ends must
 // lie in a symbol; a callee that is not a function is charged to the
@@ -226,14 +243,14 @@ func (g *Graph) linkArcLists() {
 		childEnd[i] += childEnd[i-1]
 		parentEnd[i] += parentEnd[i-1]
 	}
-	children := make([]int, len(g.Arcs))
-	parents := make([]int, len(g.Arcs))
+	children := make([]int32, len(g.Arcs))
+	parents := make([]int32, len(g.Arcs))
 	// childEnd[i] is now where entry i's list starts; filling moves it to
 	// where the list ends.
 	for id, a := range g.Arcs {
-		children[childEnd[a.Parent]] = id
+		children[childEnd[a.Parent]] = int32(id)
 		childEnd[a.Parent]++
-		parents[parentEnd[a.Child]] = id
+		parents[parentEnd[a.Child]] = int32(id)
 		parentEnd[a.Child]++
 	}
 	start := 0
@@ -282,8 +299,8 @@ func (g *Graph) addArc(p, c int, count uint64) {
 		g.Arcs[a].Count += count
 		return
 	}
-	g.Arcs = append(g.Arcs, Arc{Parent: p, Child: c, Count: count})
-	id := len(g.Arcs) - 1
+	g.Arcs = append(g.Arcs, Arc{Parent: int32(p), Child: int32(c), Count: count})
+	id := int32(len(g.Arcs) - 1)
 	g.Entries[p].Children = append(g.Entries[p].Children, id)
 	g.Entries[c].Parents = append(g.Entries[c].Parents, id)
 }
@@ -292,8 +309,8 @@ func (g *Graph) addArc(p, c int, count uint64) {
 // so gprof's range-containment lookup is an identity test here.
 func (g *Graph) findArc(p, c int) int {
 	for _, a := range g.Entries[p].Children {
-		if g.Arcs[a].Child == c {
-			return a
+		if int(g.Arcs[a].Child) == c {
+			return int(a)
 		}
 	}
 	return -1
@@ -301,9 +318,9 @@ func (g *Graph) findArc(p, c int) int {
 
 // listOrder calls fn for the arcs of list in gprof's list order (newest
 // first).
-func listOrder(list []int, fn func(arc int)) {
+func listOrder(list []int32, fn func(arc int)) {
 	for k := len(list) - 1; k >= 0; k-- {
-		fn(list[k])
+		fn(int(list[k]))
 	}
 }
 
@@ -341,17 +358,7 @@ func (g *Graph) assemble(prof *gmon.Profile, opt Options) {
 		return
 	}
 
-	g.ByTime = make([]int, len(g.Entries))
-	for i := range g.ByTime {
-		g.ByTime[i] = i
-	}
-	// Ties keep index order, as a stable sort would leave them.
-	slices.SortFunc(g.ByTime, func(a, b int) int {
-		if c := g.cmpTotal(a, b); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
-	})
+	g.ByTime = g.totalOrder()
 	for k, i := range g.ByTime {
 		g.Entries[i].Index = k + 1
 	}
@@ -419,7 +426,7 @@ func (d *numbering) visit(p int) {
 	d.stack = append(d.stack, p)
 	d.pos[p] = len(d.stack) - 1
 	e[p].TopOrder = dfnBusy
-	listOrder(e[p].Children, func(a int) { d.visit(d.g.Arcs[a].Child) })
+	listOrder(e[p].Children, func(a int) { d.visit(int(d.g.Arcs[a].Child)) })
 	if e[p].head == p {
 		d.counter++
 		for m := p; m >= 0; m = e[m].next {
@@ -482,7 +489,7 @@ func (g *Graph) linkCycles() {
 		}
 		num++
 		cyc := len(g.Entries)
-		g.Entries = append(g.Entries, Entry{SymIdx: -1, PrintFlag: true, Cycle: num, head: cyc, next: s})
+		g.Entries = append(g.Entries, Entry{PrintFlag: true, Cycle: num, head: cyc, next: s})
 		for m := s; m >= 0; m = g.Entries[m].next {
 			g.Entries[m].Cycle = num
 			g.Entries[m].head = cyc
@@ -492,7 +499,7 @@ func (g *Graph) linkCycles() {
 		for _, m := range c.Members {
 			listOrder(g.Entries[m].Parents, func(a int) {
 				arc := &g.Arcs[a]
-				if arc.Parent == m {
+				if int(arc.Parent) == m {
 					return
 				}
 				if g.Entries[arc.Parent].Cycle == num {
@@ -519,7 +526,7 @@ func (g *Graph) inheritFlags(child int) {
 		c.Fract = 0
 		listOrder(c.Parents, func(a int) {
 			arc := &g.Arcs[a]
-			if arc.Parent == child {
+			if int(arc.Parent) == child {
 				return
 			}
 			c.PrintFlag = c.PrintFlag || e[arc.Parent].PrintFlag
@@ -637,7 +644,7 @@ func (g *Graph) propagateTime(parent int) {
 func (g *Graph) arcShare(parent, a int) (from int, ratio float64, ok bool) {
 	e := g.Entries
 	arc := &g.Arcs[a]
-	child := arc.Child
+	child := int(arc.Child)
 	if arc.Count == 0 || child == parent || e[child].Fract == 0 {
 		return 0, 0, false
 	}
@@ -655,12 +662,60 @@ func (g *Graph) arcShare(parent, a int) (from int, ratio float64, ok bool) {
 	return child, float64(arc.Count) / float64(e[child].NCalls), true
 }
 
-// cmpTotal is gprof's call-graph order: more total time first, then cycle
-// entries, then names without a leading underscore, then more calls, then
-// by raw name.
-func (g *Graph) cmpTotal(a, b int) int {
-	l, r := &g.Entries[a], &g.Entries[b]
-	diff := float64(l.PropSelf+l.PropChild) - float64(r.PropSelf+r.PropChild)
+// totalKey is what gprof's call-graph order compares of an entry, copied
+// out of the entries so that sorting reads one compact array.
+type totalKey struct {
+	total  float64 // PropSelf + PropChild
+	ncalls uint64
+	name   string // raw name; empty for a cycle
+	idx    int32
+	cycle  bool
+}
+
+// totalOrder lists all entries in gprof's call-graph order: more total
+// time first, then cycle entries (by number), then names without a
+// leading underscore, then more calls, then by raw name; ties keep index
+// order, as a stable sort would leave them.
+func (g *Graph) totalOrder() []int {
+	keys := make([]totalKey, len(g.Entries))
+	for i := range g.Entries {
+		e := &g.Entries[i]
+		k := totalKey{total: float64(e.PropSelf + e.PropChild), ncalls: e.NCalls, idx: int32(i), cycle: e.IsCycle()}
+		if !k.cycle {
+			k.name = e.Sym.Name
+		}
+		keys[i] = k
+	}
+	return sortedEntries(keys, cmpTotal)
+}
+
+// keyed is a sort key that knows the entry it was copied from.
+type keyed interface{ entry() int32 }
+
+func (k totalKey) entry() int32 { return k.idx }
+func (k flatKey) entry() int32  { return k.idx }
+
+// sortedEntries sorts keys by cmpKeys, ties by entry index (where a stable
+// sort of the entries would leave them), and returns their entries in
+// that order.
+func sortedEntries[K keyed](keys []K, cmpKeys func(l, r K) int) []int {
+	slices.SortFunc(keys, func(l, r K) int {
+		if c := cmpKeys(l, r); c != 0 {
+			return c
+		}
+		return cmp.Compare(l.entry(), r.entry())
+	})
+	order := make([]int, len(keys))
+	for k := range keys {
+		order[k] = int(keys[k].entry())
+	}
+	return order
+}
+
+// cmpTotal compares two entries in gprof's call-graph order (see
+// totalOrder); 0 for ties.
+func cmpTotal(l, r totalKey) int {
+	diff := l.total - r.total
 	if diff < 0 {
 		return 1
 	}
@@ -669,14 +724,14 @@ func (g *Graph) cmpTotal(a, b int) int {
 	}
 	// Cycles come before functions; two cycles keep their number order.
 	switch {
-	case l.IsCycle() && r.IsCycle():
+	case l.cycle && r.cycle:
 		return 0
-	case l.IsCycle():
+	case l.cycle:
 		return -1
-	case r.IsCycle():
+	case r.cycle:
 		return 1
 	}
-	ln, rn := l.Sym.Name, r.Sym.Name
+	ln, rn := l.name, r.name
 	lu := len(ln) > 0 && ln[0] == '_'
 	ru := len(rn) > 0 && rn[0] == '_'
 	if !lu && ru {
@@ -685,10 +740,10 @@ func (g *Graph) cmpTotal(a, b int) int {
 	if lu && !ru {
 		return 1
 	}
-	if l.NCalls > r.NCalls {
+	if l.ncalls > r.ncalls {
 		return -1
 	}
-	if l.NCalls < r.NCalls {
+	if l.ncalls < r.ncalls {
 		return 1
 	}
 	return cmp.Compare(ln, rn)
@@ -711,7 +766,7 @@ func (g *Graph) intraCycleArcs() []bool {
 
 // cmpArc is gprof's arc order: self-arcs lowest, then arcs inside a cycle
 // (intra says which) by count, then the rest by propagated time and count.
-func (g *Graph) cmpArc(intra []bool, x, y int) int {
+func (g *Graph) cmpArc(intra []bool, x, y int32) int {
 	l, r := &g.Arcs[x], &g.Arcs[y]
 	if l.Parent == l.Child {
 		return -1
@@ -745,13 +800,13 @@ func (g *Graph) cmpArc(intra []bool, x, y int) int {
 func (g *Graph) orderForDisplay() {
 	// Every arc is in one parent list and one child list: two arrays hold
 	// all the display lists.
-	parents := make([]int, 0, len(g.Arcs))
-	children := make([]int, 0, len(g.Arcs))
+	parents := make([]int32, 0, len(g.Arcs))
+	children := make([]int32, 0, len(g.Arcs))
 	// The sorts test only "less": x goes before y when cmpArc(x, y) > 0
 	// (children) or when cmpMember(x, y) > 0 (members).
 	intra := g.intraCycleArcs()
-	ascending := func(x, y int) int { return g.cmpArc(intra, x, y) }
-	descending := func(x, y int) int { return -max(g.cmpArc(intra, x, y), 0) }
+	ascending := func(x, y int32) int { return g.cmpArc(intra, x, y) }
+	descending := func(x, y int32) int { return -max(g.cmpArc(intra, x, y), 0) }
 	for i := range g.Entries {
 		e := &g.Entries[i]
 		parents = append(parents, e.Parents...)
@@ -821,7 +876,6 @@ func (g *Graph) findCalls(i int, prof *gmon.Profile, text []byte) {
 		c := g.Syms.Lookup(dest)
 		if c >= 0 && syms[c].Addr == dest && g.findArc(i, c) < 0 {
 			g.addArc(i, c, 0)
-			g.Arcs[len(g.Arcs)-1].Static = true
 		}
 	}
 }
@@ -850,29 +904,34 @@ func clipToHistogram(prof *gmon.Profile, lo, hi uint64) (uint64, uint64) {
 // FlatOrder returns the symbol indexes in flat-profile order: more self
 // time first, then more calls, then raw name; ties keep address order.
 func (g *Graph) FlatOrder() []int {
-	order := make([]int, g.NumSyms)
-	for i := range order {
-		order[i] = i
+	keys := make([]flatKey, g.NumSyms)
+	for i := range keys {
+		e := &g.Entries[i]
+		keys[i] = flatKey{e.Ticks, e.NCalls, e.Sym.Name, int32(i)}
 	}
-	// Ties keep address order, as a stable sort would leave them.
-	slices.SortFunc(order, func(a, b int) int {
-		l, r := &g.Entries[a], &g.Entries[b]
-		if d := r.Ticks - l.Ticks; d != 0 {
+	// Ties keep address order.
+	return sortedEntries(keys, func(l, r flatKey) int {
+		if d := r.ticks - l.ticks; d != 0 {
 			if d < 0 {
 				return -1
 			}
 			return 1
 		}
-		if l.NCalls != r.NCalls {
-			if l.NCalls > r.NCalls {
+		if l.ncalls != r.ncalls {
+			if l.ncalls > r.ncalls {
 				return -1
 			}
 			return 1
 		}
-		if c := strings.Compare(l.Sym.Name, r.Sym.Name); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
+		return strings.Compare(l.name, r.name)
 	})
-	return order
+}
+
+// flatKey is what the flat profile's order compares of an entry, copied
+// out of the entries so that sorting reads one compact array.
+type flatKey struct {
+	ticks  float64
+	ncalls uint64
+	name   string
+	idx    int32
 }

@@ -347,6 +347,9 @@ func (p *Profile) build(pairs []pair, opt Options) {
 	for i := range minusFn {
 		minusFn[i] = -1
 	}
+	// Room for every pair: growing the table by appends would allocate
+	// several times its size.
+	p.Functions = make([]Function, 0, len(pairs))
 	for _, pr := range pairs {
 		f := Function{Plus: side(p.Plus, pr.plus, p.PlusScale), Minus: side(p.Minus, pr.minus, p.MinusScale)}
 		if !opt.KeepAll && !f.Plus.HasData() && !f.Minus.HasData() && !touched(p.Plus, pr.plus) && !touched(p.Minus, pr.minus) {
@@ -391,7 +394,7 @@ func (p *Profile) build(pairs []pair, opt Options) {
 			return
 		}
 		for _, a := range g.Arcs {
-			if a.Parent >= len(fn) || a.Child >= len(fn) {
+			if int(a.Parent) >= len(fn) || int(a.Child) >= len(fn) {
 				continue
 			}
 			pi, ci := fn[a.Parent], fn[a.Child]

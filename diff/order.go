@@ -2,6 +2,7 @@ package diff
 
 import (
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -55,18 +56,23 @@ func (p *Profile) CallGraphOrder() GraphOrder {
 	for k, i := range o.Order {
 		o.Index[i] = k + 1
 	}
-	for a := range p.Arcs {
-		o.Parents[p.Arcs[a].Child] = append(o.Parents[p.Arcs[a].Child], a)
-		o.Children[p.Arcs[a].Parent] = append(o.Children[p.Arcs[a].Parent], a)
-	}
+	p.arcLists(o.Parents, o.Children)
+	// The sorts use only "x before y", as sort.SliceStable would: the
+	// comparison is -1 for it and 0 otherwise.
 	bySize := func(list []int, desc bool) {
-		sort.SliceStable(list, func(x, y int) bool {
-			ax, ay := &p.Arcs[list[x]], &p.Arcs[list[y]]
+		slices.SortStableFunc(list, func(x, y int) int {
+			ax, ay := &p.Arcs[x], &p.Arcs[y]
+			before := false
 			if dx, dy := math.Abs(ax.TimeDelta()), math.Abs(ay.TimeDelta()); dx != dy {
-				return (dx < dy) != desc
+				before = (dx < dy) != desc
+			} else {
+				cx, cy := abs64(ax.CountDelta()), abs64(ay.CountDelta())
+				before = cx != cy && (cx < cy) != desc
 			}
-			cx, cy := abs64(ax.CountDelta()), abs64(ay.CountDelta())
-			return cx != cy && (cx < cy) != desc
+			if before {
+				return -1
+			}
+			return 0
 		})
 	}
 	for i := range o.Parents {
@@ -74,4 +80,36 @@ func (p *Profile) CallGraphOrder() GraphOrder {
 		bySize(o.Children[i], true)
 	}
 	return o
+}
+
+// arcLists sets parents[i] and children[i] to the arcs into and out of
+// function i, in arc order, as slices of two arrays that hold all the
+// lists (each capped at its end).
+func (p *Profile) arcLists(parents, children [][]int) {
+	n := len(parents)
+	pEnd := make([]int, n+1)
+	cEnd := make([]int, n+1)
+	for _, a := range p.Arcs {
+		pEnd[a.Child+1]++
+		cEnd[a.Parent+1]++
+	}
+	for i := 1; i <= n; i++ {
+		pEnd[i] += pEnd[i-1]
+		cEnd[i] += cEnd[i-1]
+	}
+	pAll := make([]int, len(p.Arcs))
+	cAll := make([]int, len(p.Arcs))
+	for i := range n {
+		// An empty list stays nil.
+		if pEnd[i+1] > pEnd[i] {
+			parents[i] = pAll[pEnd[i]:pEnd[i]:pEnd[i+1]]
+		}
+		if cEnd[i+1] > cEnd[i] {
+			children[i] = cAll[cEnd[i]:cEnd[i]:cEnd[i+1]]
+		}
+	}
+	for a, arc := range p.Arcs {
+		parents[arc.Child] = append(parents[arc.Child], a)
+		children[arc.Parent] = append(children[arc.Parent], a)
+	}
 }

@@ -25,12 +25,13 @@ import (
 // read a BSD file. When a check fails, Merge returns false and leaves p
 // unchanged: gprof might have read q's files differently, or failed, so
 // the caller must add q's files to p one by one itself. p and q must have
-// the same Target and Format.
+// the same Target and Format, and neither may have released its sums
+// (ReleaseBins, TakeArcs).
 func (p *Profile) Merge(q *Profile) bool {
 	if q.Files == 0 {
 		return true
 	}
-	if p.Target != q.Target || p.Format != q.Format || p.checkOnly || q.checkOnly {
+	if p.Target != q.Target || p.Format != q.Format || p.checkOnly || q.checkOnly || p.released || q.released {
 		return false
 	}
 	if p.Files == 0 {

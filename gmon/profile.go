@@ -72,6 +72,12 @@ type Profile struct {
 	checkOnly bool
 	// reuse is the File whose storage the next read may reuse.
 	reuse *File
+	// binScratch is storage for the bins of a lean read (AddDataLean),
+	// which the File does not keep.
+	binScratch []uint16
+	// released is set once ReleaseBins or TakeArcs has dropped sums
+	// that further files would add to.
+	released bool
 
 	hist  []histInfo // every histogram, parallel to Hists when accumulating
 	index map[rangeKey]int
@@ -130,7 +136,15 @@ func NewProfile(t Target, f Format) *Profile {
 // On error the profile holds every record before the faulty one, which is
 // of no use except to report: gprof stops at the first bad file.
 func (p *Profile) AddData(data []byte, name string) (*File, error) {
-	return p.read(data, name)
+	return p.read(data, name, false)
+}
+
+// AddDataLean is AddData for a caller that needs of the File only its
+// header fields, record counts and basic blocks: the File's histogram
+// records have no Bins and it has no Arcs, which spares a copy of what
+// the profile sums.
+func (p *Profile) AddDataLean(data []byte, name string) (*File, error) {
+	return p.read(data, name, true)
 }
 
 // Add adds a file to the profile. For a File returned by Read or ReadFile
@@ -147,8 +161,30 @@ func (p *Profile) Add(f *File) error {
 			return &FormatError{File: f.Name, Offset: -1, Kind: KindOther, Msg: "cannot encode file: " + err.Error(), Err: err}
 		}
 	}
-	_, err := p.read(data, f.Name)
+	_, err := p.read(data, f.Name, false)
 	return err
+}
+
+// ReleaseBins drops the histograms' sample counters (Hists keep their
+// ranges, with nil Bins) for a caller that has used them, so that their
+// memory can be reclaimed while the profile itself is still referenced.
+// The profile then accepts no further file.
+func (p *Profile) ReleaseBins() {
+	for i := range p.Hists {
+		p.Hists[i].Bins = nil
+	}
+	p.released = true
+}
+
+// TakeArcs returns the arc records and drops them, and the index that sums
+// them, from the profile, so that they live only as long as the caller
+// keeps them. The profile then accepts no further file.
+func (p *Profile) TakeArcs() []ArcRecord {
+	arcs := p.Arcs
+	p.Arcs = nil
+	p.arcIndex = pairindex.Index{}
+	p.released = true
+	return arcs
 }
 
 // Scale returns the bin width in 2-byte units of the first histogram, as

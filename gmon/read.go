@@ -21,7 +21,7 @@ import (
 func Read(data []byte, name string, t Target, f Format) (*File, error) {
 	p := NewProfile(t, f)
 	p.checkOnly = true
-	return p.read(data, name)
+	return p.read(data, name, false)
 }
 
 // ReadReusing is Read that reuses the storage of old, a File an earlier
@@ -33,7 +33,15 @@ func ReadReusing(old *File, data []byte, name string, t Target, f Format) (*File
 	p := NewProfile(t, f)
 	p.checkOnly = true
 	p.reuse = old
-	return p.read(data, name)
+	return p.read(data, name, false)
+}
+
+// AddDataLeanReusing is AddDataLean that also reuses the storage of old,
+// a File an earlier read returned and that is no longer used (nil for
+// none), and keeps the storage of the bins it decodes for the next read.
+func (p *Profile) AddDataLeanReusing(old *File, data []byte, name string) (*File, error) {
+	p.reuse = old
+	return p.read(data, name, true)
 }
 
 // AddDataReusing is AddData that reuses the storage of old, a File an
@@ -93,11 +101,14 @@ func ReadFileInto(name string, buf *[]byte) ([]byte, error) {
 }
 
 // read parses data into a File and, for an accumulating profile, adds it.
-func (p *Profile) read(data []byte, name string) (*File, error) {
+func (p *Profile) read(data []byte, name string, lean bool) (*File, error) {
 	old := p.reuse
 	p.reuse = nil
 	if err := p.Target.check(); err != nil {
 		return nil, &FormatError{File: name, Offset: -1, Kind: KindTarget, Msg: err.Error(), Err: err}
+	}
+	if p.released {
+		return nil, ferr(name, -1, KindOther, nil, "the profile's sums were released: no file can be added")
 	}
 	switch p.Format {
 	case FormatAuto, FormatMagic, FormatBSD, FormatBSD44:
@@ -115,7 +126,7 @@ func (p *Profile) read(data []byte, name string) (*File, error) {
 	if p.Format == FormatMagic && !magic {
 		return nil, ferr(name, 0, KindBadMagic, nil, "bad magic cookie %q, want %q (format %v)", data[:4], gnuMagic, p.Format)
 	}
-	r := reader{p: p, d: newDecoder(p.Target), data: data, name: name, f: &File{Name: name, raw: data}}
+	r := reader{p: p, d: newDecoder(p.Target), data: data, name: name, f: &File{Name: name, raw: data}, lean: lean}
 	if old != nil {
 		// The storage of a File no longer used: its bins are reused in
 		// order, its arc slice when it is large enough.
@@ -145,6 +156,12 @@ type reader struct {
 	// oldHists and oldArcs are storage to reuse (see ReadReusing).
 	oldHists []HistRecord
 	oldArcs  []ArcRecord
+	// lean leaves the File without copies of the records the profile
+	// sums: no bins in its histogram records, no arcs.
+	lean bool
+	// reserved tells whether the profile's arc table was sized for this
+	// file.
+	reserved bool
 }
 
 func (r *reader) errf(off int, kind ErrorKind, cause error, format string, args ...any) error {
@@ -252,7 +269,9 @@ func (r *reader) hist(start int) (int, error) {
 			"histogram record claims %d bins (%d bytes)%s but only %d bytes remain", nb, need, extra, len(r.data)-off)
 	}
 	var reuse []uint16
-	if k := len(r.f.Hists); k < len(r.oldHists) {
+	if k := len(r.f.Hists); r.lean {
+		reuse = p.binScratch
+	} else if k < len(r.oldHists) {
 		reuse = r.oldHists[k].Bins
 	}
 	bins := d.binsInto(reuse, r.data[off:], int(nb))
@@ -268,7 +287,10 @@ func (r *reader) hist(start int) (int, error) {
 	p.HasHist = true
 	p.lastHigh, p.lastBins, p.hasLast = hi, n, true
 	r.f.NumHistRecords++
-	if r.f.Hists == nil && cap(r.oldHists) > 0 {
+	if r.lean {
+		// The bins were summed: their storage serves the next record.
+		p.binScratch, bins = bins, nil
+	} else if r.f.Hists == nil && cap(r.oldHists) > 0 {
 		r.f.Hists = r.oldHists[:0]
 	}
 	r.f.Hists = append(r.f.Hists, HistRecord{
@@ -285,14 +307,17 @@ func (r *reader) arc(start int) (int, error) {
 	if len(r.data)-off < sz {
 		return 0, r.truncated(off, "arc record", sz)
 	}
-	if r.f.Arcs == nil {
+	if !r.reserved {
 		// Arcs usually fill the rest of the file: make room for as many
 		// as the remaining bytes could hold, which is at most about twice
 		// their size in memory.
+		r.reserved = true
 		room := (len(r.data) - start) / (1 + sz)
-		if cap(r.oldArcs) >= room {
+		switch {
+		case r.lean:
+		case cap(r.oldArcs) >= room:
 			r.f.Arcs = r.oldArcs[:0]
-		} else {
+		default:
 			r.f.Arcs = make([]ArcRecord, 0, room)
 		}
 		r.p.reserveArcs(room)
@@ -301,7 +326,9 @@ func (r *reader) arc(start int) (int, error) {
 	a := ArcRecord{FromPC: d.addr(b), SelfPC: d.addr(b[d.ptr:]), Count: uint64(d.u32(b[2*d.ptr:]))}
 	r.p.addArc(a)
 	r.p.HasArcs = true
-	r.f.Arcs = append(r.f.Arcs, a)
+	if !r.lean {
+		r.f.Arcs = append(r.f.Arcs, a)
+	}
 	r.f.NumArcRecords++
 	return off + sz, nil
 }
@@ -480,14 +507,18 @@ func (r *reader) bsd() error {
 
 	arcSize := 3 * ptr
 	narcs := (len(data) - off) / arcSize
-	r.f.Arcs = make([]ArcRecord, 0, narcs)
+	if !r.lean {
+		r.f.Arcs = make([]ArcRecord, 0, narcs)
+	}
 	p.reserveArcs(narcs)
 	for range narcs {
 		b := data[off : off+arcSize]
 		a := ArcRecord{FromPC: d.addr(b), SelfPC: d.addr(b[ptr:]), Count: d.addr(b[2*ptr:])}
 		off += arcSize
 		p.addArc(a)
-		r.f.Arcs = append(r.f.Arcs, a)
+		if !r.lean {
+			r.f.Arcs = append(r.f.Arcs, a)
+		}
 	}
 	r.f.IgnoredTail = len(data) - off
 	r.f.NumArcRecords = narcs
@@ -503,6 +534,9 @@ func (r *reader) bsd() error {
 	p.addBins(idx, bins)
 	if nbins != 0 {
 		r.f.NumHistRecords = 1
+	}
+	if r.lean {
+		bins = nil
 	}
 	r.f.Hists = []HistRecord{{LowPC: lo, HighPC: hi, Rate: rate, Size: nbins, Bins: bins}}
 	// gprof sets its input flags outright here, which clears the

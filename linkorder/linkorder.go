@@ -86,7 +86,7 @@ func newPlacer(g *callgraph.Graph) (p *placer, realArc []int) {
 			continue
 		}
 		realArc[k] = len(p.arcs)
-		p.arcs = append(p.arcs, placeArc{parent: a.Parent, child: a.Child, count: a.Count})
+		p.arcs = append(p.arcs, placeArc{parent: int(a.Parent), child: int(a.Child), count: a.Count})
 	}
 	return p, realArc
 }

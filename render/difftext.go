@@ -266,47 +266,81 @@ func (d *DiffText) CallGraph() {
 		totalAbs = 1
 	}
 	w.WriteString("index % time    self  children    called     name\n")
-	name := func(i int) string { return d.fname(i) + " [" + strconv.Itoa(index[i]) + "]" }
+	// Each entry is formatted into one buffer, reused.
+	var b []byte
+	name := func(b []byte, i int) []byte {
+		b = append(b, d.fname(i)...)
+		b = append(b, " ["...)
+		b = strconv.AppendInt(b, int64(index[i]), 10)
+		return append(b, ']')
+	}
+	arcLine := func(b []byte, arc *diff.Arc, calls int64, end int) []byte {
+		if arc.Parent == arc.Child {
+			b = appendSpaces(b, 28+1)
+			b = appendInt(b, arc.CountDelta(), 7)
+			b = appendSpaces(b, 1+7+5)
+		} else {
+			b = appendSpaces(b, 12+1)
+			b = appendFixed(b, arc.Plus.Time-arc.Minus.Time, 7, 2)
+			b = append(b, ' ')
+			b = appendFixed(b, arc.Plus.ChildTime-arc.Minus.ChildTime, 7, 2)
+			b = append(b, ' ')
+			b = appendInt(b, arc.CountDelta(), 7)
+			b = append(b, '/')
+			b = appendIntLeft(b, calls, 7)
+			b = appendSpaces(b, 5)
+		}
+		b = name(b, end)
+		return append(b, '\n')
+	}
 	for _, i := range order {
+		b = b[:0]
 		f := &p.Functions[i]
 		ps := ord.Parents[i]
 		if len(ps) == 0 {
-			fmt.Fprintf(w, "%s <spontaneous>\n", strings.Repeat(" ", 49))
+			b = appendSpaces(b, 49)
+			b = append(b, " <spontaneous>\n"...)
 		}
 		callsDelta := f.CallsDelta()
 		for _, a := range ps {
 			arc := &p.Arcs[a]
-			if arc.Parent == arc.Child {
-				fmt.Fprintf(w, "%s %7d %7s     %s\n", strings.Repeat(" ", 28), arc.CountDelta(), "", name(arc.Parent))
-				continue
-			}
-			fmt.Fprintf(w, "%s %s %s %7d/%-7d     %s\n", strings.Repeat(" ", 12), fixed(arc.Plus.Time-arc.Minus.Time, 7, 2),
-				fixed(arc.Plus.ChildTime-arc.Minus.ChildTime, 7, 2), arc.CountDelta(), callsDelta, name(arc.Parent))
+			b = arcLine(b, arc, callsDelta, arc.Parent)
 		}
 		selfDelta := f.Plus.PropSelf - f.Minus.PropSelf
 		childDelta := f.Plus.Children - f.Minus.Children
-		called := strings.Repeat(" ", 17)
+		start := len(b)
+		b = append(b, '[')
+		b = strconv.AppendInt(b, int64(index[i]), 10)
+		b = append(b, ']')
+		b = appendSpaces(b, 6-(len(b)-start))
+		b = b[:start+6] // the tag is cut to 6 columns
+		b = append(b, ' ')
+		b = appendFixed(b, 100*f.TotalDelta()/totalAbs, 5, 1)
+		b = append(b, ' ')
+		b = appendFixed(b, selfDelta, 7, 2)
+		b = append(b, ' ')
+		b = appendFixed(b, childDelta, 7, 2)
 		if f.Plus.Calls+f.Plus.SelfCalls+f.Minus.Calls+f.Minus.SelfCalls != 0 {
-			called = fmt.Sprintf(" %7d", callsDelta)
+			b = append(b, ' ')
+			b = appendInt(b, callsDelta, 7)
 			if f.Plus.SelfCalls != 0 || f.Minus.SelfCalls != 0 {
-				called += fmt.Sprintf("+%-7d ", int64(f.Plus.SelfCalls)-int64(f.Minus.SelfCalls))
+				b = append(b, '+')
+				b = appendIntLeft(b, int64(f.Plus.SelfCalls)-int64(f.Minus.SelfCalls), 7)
+				b = append(b, ' ')
 			} else {
-				called += strings.Repeat(" ", 9)
+				b = appendSpaces(b, 9)
 			}
+		} else {
+			b = appendSpaces(b, 17)
 		}
-		fmt.Fprintf(w, "%s %s %s %s%s%s\n", cut(padRight("["+strconv.Itoa(index[i])+"]", 6), 6),
-			fixed(100*f.TotalDelta()/totalAbs, 5, 1), fixed(selfDelta, 7, 2), fixed(childDelta, 7, 2), called, name(i))
-		cs := ord.Children[i]
-		for _, a := range cs {
+		b = name(b, i)
+		b = append(b, '\n')
+		for _, a := range ord.Children[i] {
 			arc := &p.Arcs[a]
-			if arc.Parent == arc.Child {
-				fmt.Fprintf(w, "%s %7d %7s     %s\n", strings.Repeat(" ", 28), arc.CountDelta(), "", name(arc.Child))
-				continue
-			}
-			fmt.Fprintf(w, "%s %s %s %7d/%-7d     %s\n", strings.Repeat(" ", 12), fixed(arc.Plus.Time-arc.Minus.Time, 7, 2),
-				fixed(arc.Plus.ChildTime-arc.Minus.ChildTime, 7, 2), arc.CountDelta(), p.Functions[arc.Child].CallsDelta(), name(arc.Child))
+			b = arcLine(b, arc, p.Functions[arc.Child].CallsDelta(), arc.Child)
 		}
-		w.WriteString("-----------------------------------------------\n")
+		b = append(b, "-----------------------------------------------\n"...)
+		w.Write(b)
 	}
 	if !d.opt.Brief {
 		w.WriteString(DiffCallGraphBlurb)

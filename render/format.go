@@ -113,6 +113,22 @@ func appendUintLeft(b []byte, v uint64, width int) []byte {
 	return appendSpaces(b, width-(len(b)-start))
 }
 
+// appendInt appends v right-aligned in width columns, as C's "%*d" does.
+func appendInt(b []byte, v int64, width int) []byte {
+	var tmp [24]byte
+	d := strconv.AppendInt(tmp[:0], v, 10)
+	b = appendSpaces(b, width-len(d))
+	return append(b, d...)
+}
+
+// appendIntLeft appends v left-aligned in width columns, as C's "%-*d"
+// does.
+func appendIntLeft(b []byte, v int64, width int) []byte {
+	start := len(b)
+	b = strconv.AppendInt(b, v, 10)
+	return appendSpaces(b, width-(len(b)-start))
+}
+
 // spaces is a run of blanks to append from.
 const spaces = "                                                                "
 

@@ -481,17 +481,22 @@ func (t *Text) callGraphParallel(rows []int, f entryFormat, workers int) {
 	// The entries whose names the rows print: the rows' own, their cycle
 	// members and the other ends of their arcs.
 	need := make([]bool, len(g.Entries))
+	isRow := make([]bool, len(g.Entries))
 	for _, i := range rows {
-		e := &g.Entries[i]
-		need[i] = true
-		for _, m := range e.DisplayMembers {
+		isRow[i], need[i] = true, true
+		for _, m := range g.Entries[i].DisplayMembers {
 			need[m] = true
 		}
-		for _, a := range e.DisplayParents {
-			need[g.Arcs[a].Parent] = true
+	}
+	// Every arc is in its child's list of parents and its parent's list
+	// of children: going through the arcs in order finds the other ends
+	// of the rows' arcs without jumping about the arc table.
+	for _, a := range g.Arcs {
+		if isRow[a.Child] {
+			need[a.Parent] = true
 		}
-		for _, a := range e.DisplayChildren {
-			need[g.Arcs[a].Child] = true
+		if isRow[a.Parent] {
+			need[a.Child] = true
 		}
 	}
 	var named []int
@@ -617,7 +622,7 @@ func (t *Text) appendParents(b []byte, ends *arcEnds, child, childW int) []byte 
 	cyc := ends.cycle[child]
 	for _, a := range e.DisplayParents {
 		arc := &g.Arcs[a]
-		p := arc.Parent
+		p := int(arc.Parent)
 		intra := p == child || (cyc != 0 && ends.cycle[p] == cyc)
 		b = t.appendArcLine(b, arc, p, intra, total, childW)
 	}
@@ -629,7 +634,7 @@ func (t *Text) appendChildren(b []byte, ends *arcEnds, parent, childW int) []byt
 	e := &g.Entries[parent]
 	for _, a := range e.DisplayChildren {
 		arc := &g.Arcs[a]
-		c := arc.Child
+		c := int(arc.Child)
 		cyc := ends.cycle[c]
 		intra := c == parent || (cyc != 0 && cyc == ends.cycle[parent])
 		b = t.appendArcLine(b, arc, c, intra, ends.calls[c], childW)

@@ -435,7 +435,7 @@ func (x *sideExpander) classifyArcs() {
 	x.ratio = make([]float64, len(g.Arcs))
 	for a := range g.Arcs {
 		arc := &g.Arcs[a]
-		p, c := arc.Parent, arc.Child
+		p, c := int(arc.Parent), int(arc.Child)
 		if arc.Count == 0 || p == c || p >= g.NumSyms || c >= g.NumSyms {
 			continue
 		}
@@ -624,12 +624,12 @@ func (x *sideExpander) setRep(nd int, bs []bundle) {
 	arc := -1
 	for _, m := range members {
 		for _, a := range g.Entries[m].Parents {
-			p := g.Arcs[a].Parent
+			p := int(g.Arcs[a].Parent)
 			if p == m || x.node[p] == int32(nd) || x.loc[p] < 0 || !x.hasRep[x.node[p]] {
 				continue
 			}
 			if arc < 0 || g.Arcs[a].Count > g.Arcs[arc].Count {
-				arc = a
+				arc = int(a)
 			}
 		}
 	}
@@ -702,7 +702,7 @@ func (x *sideExpander) outputs(nd int) []output {
 		}
 		for _, a := range e.Children {
 			arc := &g.Arcs[a]
-			c := arc.Child
+			c := int(arc.Child)
 			if c == m || arc.Count == 0 || x.loc[c] < 0 {
 				continue
 			}

@@ -175,7 +175,7 @@ func checkStacks(t *testing.T, d *diff.Profile, opt Options) Stats {
 			if a.Parent == a.Child || a.Count == 0 {
 				continue
 			}
-			k := [2]int32{fn[a.Parent], fn[a.Child]}
+			k := [2]int32{fn[int(a.Parent)], fn[int(a.Child)]}
 			w := want[k]
 			w.calls += side.sign * float64(a.Count)
 			w.time += side.sign * (a.Time + a.ChildTime) * period

@@ -102,7 +102,24 @@ func report(c *config, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) 
 	if code != 0 {
 		return code
 	}
+	c.collectLoaded()
 	return c.classic(tab, prof, c.gmonFiles, nil, nil, stdin, stdout, stderr)
+}
+
+// modelOnly reports whether the outputs style selects can do without the
+// call graph's printing orders (index numbers, the order of entries and of
+// their arcs): the differential outputs order their rows themselves, and
+// gprof's flat profile alone (without -T, which prints index numbers in
+// it, and without egprof's files) prints none of them.
+func (c *config) modelOnly(style int) bool {
+	switch c.ext.mode {
+	case modeDiff:
+		return true
+	case modeClassic:
+		return style == styleFlat && !c.traditional && !c.line &&
+			!c.ext.wantsGraphFiles() && c.ext.pprof == "" && c.ext.html == ""
+	}
+	return false
 }
 
 // noteDebug prints gprof's note that -d does nothing here.
@@ -124,7 +141,14 @@ func (c *config) classic(tab *symtab.Table, prof *gmon.Profile, files []string, 
 		return 1
 	}
 	style := c.sections(prof)
-	g := c.buildGraph(tab, prof)
+	// The belonging check reads the samples and arcs, which building the
+	// graph then releases unless gmon.sum needs them (the rank analysis
+	// has checked every rank's file already and keeps its sum).
+	var belongErr error
+	if c.ext.mode != modeRanks {
+		belongErr = c.checkBelongs(prof, tab)
+	}
+	g := c.buildGraph(tab, prof, style&styleSum == 0 && c.ext.mode != modeRanks, c.modelOnly(style))
 	var blocks *callgraph.Blocks
 	if c.line {
 		blocks = callgraph.AttachBlocks(tab, prof.BBs)
@@ -141,9 +165,8 @@ func (c *config) classic(tab *symtab.Table, prof *gmon.Profile, files []string, 
 	if style&styleGraph != 0 && !prof.HasArcs {
 		return fail("%s: gmon.out file is missing call-graph data\n", c.argv0)
 	}
-	// The rank analysis has checked every rank's file already.
 	if c.ext.mode != modeRanks {
-		if err := c.checkBelongs(prof, tab); err != nil {
+		if err := belongErr; err != nil {
 			msg := fmt.Sprintf("%s does not belong to %s: %v", strings.Join(files, ", "), tab.Path, err)
 			if c.ext.mode != modeClassic {
 				return fail("%s: %s\n", c.argv0, msg)
@@ -320,7 +343,7 @@ func (c *config) loadProfiles(tab *symtab.Table, files []string, stdin io.Reader
 		if why := summaryGivenAsProfile(data); why != "" {
 			return fail("%s: %s %s\n", c.argv0, name, why)
 		}
-		f, err := prof.AddDataReusing(last, data, name)
+		f, err := prof.AddDataLeanReusing(last, data, name)
 		if err != nil {
 			return fail("%s: %v\n", c.argv0, err)
 		}
@@ -337,9 +360,11 @@ func (c *config) loadProfiles(tab *symtab.Table, files []string, stdin io.Reader
 	return prof, 0
 }
 
-// buildGraph computes the call-graph model of one side.
-func (c *config) buildGraph(tab *symtab.Table, prof *gmon.Profile) *callgraph.Graph {
-	opt := callgraph.Options{Specs: c.specs, StaticCalls: c.staticCalls}
+// buildGraph computes the call-graph model of one side; with release set,
+// prof's samples and arcs are released once used, and with modelOnly the
+// call graph's printing orders are left out (callgraph.Options).
+func (c *config) buildGraph(tab *symtab.Table, prof *gmon.Profile, release, modelOnly bool) *callgraph.Graph {
+	opt := callgraph.Options{Specs: c.specs, StaticCalls: c.staticCalls, Release: release, ModelOnly: modelOnly}
 	if c.staticCalls {
 		opt.TextBytes = tab.TextBytes()
 	}
@@ -364,6 +389,7 @@ func (c *config) reportDiff(plus *callgraph.Graph, style int, stdin io.Reader, s
 	if code != 0 {
 		return code
 	}
+	c.collectLoaded()
 	if err := c.checkBelongs(prof, tab); err != nil {
 		hint := ""
 		if c.ext.diffExe == "" {
@@ -373,7 +399,7 @@ func (c *config) reportDiff(plus *callgraph.Graph, style int, stdin io.Reader, s
 			c.argv0, strings.Join(c.ext.diffFiles, ", "), tab.Path, err, hint)
 		return 1
 	}
-	minus := c.buildGraph(tab, prof)
+	minus := c.buildGraph(tab, prof, true, true)
 	scale, scaling := c.diffScaling(plus, minus, stderr)
 	scale.KeepAll = c.showZeros
 	d := diff.Subtract(plus, minus, scale)
@@ -634,7 +660,7 @@ func writeSum(g *callgraph.Graph, p *gmon.Profile, blocks *callgraph.Blocks, f g
 		ch := g.Entries[i].Children
 		for k := len(ch) - 1; k >= 0; k-- {
 			a := &g.Arcs[ch[k]]
-			if a.Static {
+			if g.StaticArc(int(ch[k])) {
 				continue
 			}
 			arcs = append(arcs, gmon.ArcRecord{
@@ -722,7 +748,7 @@ func (c *config) rankProfiles(tab *symtab.Table, inputs []ranks.Input) func(func
 			if _, err := prof.AddData(data, in.Name); err != nil {
 				return err
 			}
-			if err := add(in.Rank, diff.Single(c.buildGraph(tab, prof), diff.Options{KeepAll: true})); err != nil {
+			if err := add(in.Rank, diff.Single(c.buildGraph(tab, prof, true, false), diff.Options{KeepAll: true})); err != nil {
 				return err
 			}
 		}

@@ -49,3 +49,54 @@ func TestGCPercent(t *testing.T) {
 	analysisOnly.ext.rank.saveSummary = "s.sum"
 	assert.Zero(t, gcPercent(analysisOnly, noEnv), "rank analysis saving a summary")
 }
+
+// TestGCPlan checks the collector settings of runs whose inputs are not
+// small: a collection once the profiles are summed in the classic and diff
+// modes, and a lower growth target in diff mode, unless GOGC is set.
+func TestGCPlan(t *testing.T) {
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "prog")
+	large := filepath.Join(dir, "gmon.large")
+	for name, size := range map[string]int64{exe: 1000, large: smallProfiles + 1} {
+		if err := os.WriteFile(name, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Truncate(name, size); err != nil { // sparse
+			t.Fatal(err)
+		}
+	}
+	noEnv := func(string) (string, bool) { return "", false }
+	withGOGC := func(k string) (string, bool) { return "100", k == "GOGC" }
+	tests := []struct {
+		name        string
+		mode        mode
+		env         func(string) (string, bool)
+		wantPercent int
+		wantCollect bool
+	}{
+		{"classic", modeClassic, noEnv, 0, true},
+		{"diff", modeDiff, noEnv, largeDiffGCPercent, true},
+		{"GOGC set", modeClassic, withGOGC, 0, false},
+		{"GOGC set, diff", modeDiff, withGOGC, 0, false},
+		{"rank mode", modeRanks, noEnv, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &config{image: exe, gmonFiles: []string{large}}
+			c.ext.mode = tt.mode
+			p, collect := gcPlan(c, tt.env)
+			assert.Equal(t, tt.wantPercent, p)
+			assert.Equal(t, tt.wantCollect, collect)
+		})
+	}
+	// Small inputs get more room and no collection.
+	small := filepath.Join(dir, "gmon.out")
+	if err := os.WriteFile(small, make([]byte, 1000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := &config{image: exe, gmonFiles: []string{small}}
+	c.ext.mode = modeDiff
+	p, collect := gcPlan(c, noEnv)
+	assert.Equal(t, smallGCPercent, p)
+	assert.False(t, collect)
+}

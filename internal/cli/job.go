@@ -368,7 +368,7 @@ func sumShare(plan *sumPlan, share inputRange) ([]byte, *mpi.PartError) {
 		if summaryGivenAsProfile(data) != "" {
 			return nil, &mpi.PartError{Input: i, Msg: name + ": not a profile data file"}
 		}
-		f, err := prof.AddDataReusing(last, data, name)
+		f, err := prof.AddDataLeanReusing(last, data, name)
 		if err != nil {
 			return nil, &mpi.PartError{Input: i, Msg: err.Error()}
 		}

@@ -56,6 +56,9 @@ type config struct {
 	image         string
 	gmonFiles     []string
 	ext           extConfig // egprof's own options
+	// collectAfterLoad asks for a collection once the profiles are
+	// summed (see tuneGC).
+	collectAfterLoad bool
 }
 
 // exitNow is returned by applyOption when the command is finished (-v, -h)

@@ -143,7 +143,7 @@ func callGraph(g *callgraph.Graph, opt Options) *cgJSON {
 	for i := range arcID {
 		arcID[i] = -1
 	}
-	arcs := func(list []int) []int {
+	arcs := func(list []int32) []int {
 		ids := make([]int, 0, len(list))
 		for _, a := range list {
 			if arcID[a] < 0 {

@@ -1,0 +1,77 @@
+package gmon
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestAddDataLean checks that a lean read sums exactly what AddData sums,
+// for GNU and BSD files, and leaves the File only its counts.
+func TestAddDataLean(t *testing.T) {
+	const lo, hi = 0x400000, 0x400100
+	gnu := newTB(le64).gnu(1).
+		hist(lo, hi, zeroBins(64, 3, 7)).
+		arc(0x400010, 0x400080, 5).arc(0x400020, 0x400080, 2).arc(0x400010, 0x400080, 1).
+		bb(BBRecord{Addr: 0x400010, Count: 9}).bytes()
+	bsd := newTB(le64).bsd(lo, hi, zeroBins(64, 1, 2), -1).
+		bsdArc(0x400010, 0x400080, 4).bsdArc(0x400030, 0x400090, 6).bytes()
+	tests := []struct {
+		name                          string
+		data                          []byte
+		wantHists, wantArcs, wantBBRs int
+	}{
+		{"GNU", gnu, 1, 3, 1},
+		{"BSD", bsd, 1, 2, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			full := NewProfile(le64, FormatAuto)
+			ff, err := full.AddData(tt.data, "full")
+			require.NoError(t, err)
+			lean := NewProfile(le64, FormatAuto)
+			lf, err := lean.AddDataLean(tt.data, "lean")
+			require.NoError(t, err)
+
+			assert.Equal(t, full.Hists, lean.Hists)
+			assert.Equal(t, full.Arcs, lean.Arcs)
+			assert.Equal(t, full.BBs, lean.BBs)
+			assert.Equal(t, [3]bool{full.HasHist, full.HasArcs, full.HasBB}, [3]bool{lean.HasHist, lean.HasArcs, lean.HasBB})
+
+			assert.Equal(t, tt.wantHists, lf.NumHistRecords)
+			assert.Equal(t, tt.wantArcs, lf.NumArcRecords)
+			assert.Equal(t, tt.wantBBRs, lf.NumBBRecords)
+			assert.Equal(t, ff.BBs, lf.BBs)
+			assert.Empty(t, lf.Arcs)
+			require.Len(t, lf.Hists, len(ff.Hists))
+			for i := range lf.Hists {
+				assert.Nil(t, lf.Hists[i].Bins)
+				assert.Equal(t, ff.Hists[i].LowPC, lf.Hists[i].LowPC)
+				assert.Equal(t, ff.Hists[i].Size, lf.Hists[i].Size)
+			}
+		})
+	}
+}
+
+// TestRelease checks that released sums are gone, that the histogram
+// ranges stay, and that the profile then refuses further files.
+func TestRelease(t *testing.T) {
+	const lo, hi = 0x400000, 0x400100
+	data := newTB(le64).gnu(1).hist(lo, hi, zeroBins(64, 3)).arc(0x400010, 0x400080, 5).bytes()
+	p := NewProfile(le64, FormatAuto)
+	_, err := p.AddData(data, "a.out")
+	require.NoError(t, err)
+
+	p.ReleaseBins()
+	require.Len(t, p.Hists, 1)
+	assert.Nil(t, p.Hists[0].Bins)
+	assert.Equal(t, [2]uint64{lo, hi}, [2]uint64{p.Hists[0].LowPC, p.Hists[0].HighPC})
+
+	arcs := p.TakeArcs()
+	assert.Equal(t, []ArcRecord{{FromPC: 0x400010, SelfPC: 0x400080, Count: 5}}, arcs)
+	assert.Nil(t, p.Arcs)
+
+	_, err = p.AddData(data, "b.out")
+	requireFormatError(t, err, "b.out", KindOther, -1, "released")
+}
