@@ -51,10 +51,8 @@ type LoadOptions struct {
 // Every row has the same number of values (obs.Base's length).
 // read fills obs with row i's observations (it may run on any goroutine,
 // for several rows at once, each with its own obs, even one read in
-// another process: consume sets obs.Present from the row's executable);
-// gmon names each row's profile data file, for sharing the rows out by
-// size.
-type RowSource func(n, values int, gmon func(row int) string, read func(row int, obs *Observations) error,
+// another process: consume sets obs.Present from the row's executable).
+type RowSource func(n, values int, read func(row int, obs *Observations) error,
 	consume func(row int, obs *Observations)) error
 
 // profiles is the experiment's executables and the alignment of their
@@ -147,7 +145,7 @@ func (e *Experiment) rowError(r, col int, err error) error {
 // stops the reading and its error is returned.
 func (ps *profiles) read(e *Experiment, opt LoadOptions, consume func(row int, obs *Observations)) error {
 	if opt.Rows != nil {
-		return opt.Rows(len(e.Rows), numBases*len(ps.funcs), func(row int) string { return e.Rows[row].Gmon },
+		return opt.Rows(len(e.Rows), numBases*len(ps.funcs),
 			func(row int, obs *Observations) error {
 				if len(obs.Base) != numBases*len(ps.funcs) {
 					obs.Bases, obs.Base = numBases, make([]float64, numBases*len(ps.funcs))

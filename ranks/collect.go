@@ -336,12 +336,13 @@ func Collect(tab *symtab.Table, layout *Layout, inputs []Input, opt CollectOptio
 func ChooseCandidates(tab *symtab.Table, layout *Layout, inputs []Input, opt CollectOptions) ([]int32, error) {
 	c := &collector{tab: tab, layout: layout, attr: newAttributor(tab), inputs: inputs, opt: opt}
 	c.cand.limit = candidatesFor(opt.Shown)
+	c.plan() // chooses the sample, as Collect does
 	var sample []int
-	for _, j := range c.plan() {
-		if c.inputs[j.input].Summary {
-			return nil, fmt.Errorf("%s: a summary among the inputs", c.inputs[j.input].Name)
+	for i, in := range inputs {
+		if in.Summary {
+			return nil, fmt.Errorf("%s: a summary among the inputs", in.Name)
 		}
-		if i := int(j.input); c.cand.sample[c.inputs[i].Rank] && (j.warmup || !slices.Contains(sample, i)) {
+		if c.cand.sample[in.Rank] {
 			sample = append(sample, i)
 		}
 	}

@@ -118,19 +118,21 @@ const planSignature = "EGPPLAN1"
 // serve runs a process other than 0: it waits for the plan and does its
 // part. Nothing is printed: process 0 reports every failure.
 func (j *job) serve(c *config) int {
-	argv0 := c.argv0
+	fail := func(err error) int {
+		fmt.Fprintf(os.Stderr, "%s: process %d: %v\n", c.argv0, j.comm.Rank(), err)
+		return 1
+	}
 	msg, err := j.comm.Bcast(nil)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "%s: process %d: %v\n", argv0, j.comm.Rank(), err)
-		return 1
+		return fail(err)
 	}
 	r, err := binfmt.Open(msg, "plan", planSignature, 1, "a plan")
 	if err != nil {
-		return 1
+		return fail(err)
 	}
 	kind, arg := r.Uint("kind"), r.Uint("argument")
-	if r.Err() != nil {
-		return 1
+	if err := r.Err(); err != nil {
+		return fail(err)
 	}
 	body := msg[r.Offset():]
 	switch kind {
@@ -144,23 +146,20 @@ func (j *job) serve(c *config) int {
 			err = j.serveRanks(c, plan)
 		}
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "%s: process %d: %v\n", argv0, j.comm.Rank(), err)
-			return 1
+			return fail(err)
 		}
 		return 0
 	case planSum:
 		plan, err := decodeSumPlan(body)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "%s: process %d: %v\n", argv0, j.comm.Rank(), err)
-			return 1
+		if err == nil {
+			_, err = j.reduceSums(plan)
 		}
-		if err := j.sumParts(plan); err != nil {
-			fmt.Fprintf(os.Stderr, "%s: process %d: %v\n", argv0, j.comm.Rank(), err)
-			return 1
+		if err != nil {
+			return fail(err)
 		}
 		return 0
 	}
-	return 1
+	return fail(fmt.Errorf("a plan of unknown kind %d", kind))
 }
 
 // sumPlan is what every process needs to sum its share of the files.
@@ -296,12 +295,6 @@ func (j *job) reduceSums(plan *sumPlan) (*sumPart, error) {
 		return nil, err
 	}
 	return decodeSumPart(out)
-}
-
-// sumParts is reduceSums on a process other than 0.
-func (j *job) sumParts(plan *sumPlan) error {
-	_, err := j.reduceSums(plan)
-	return err
 }
 
 // inputRange is a run of files [lo, hi).

@@ -36,7 +36,7 @@ const rowsPerChunk = 32
 // them, so the report is the same to the byte. A process reads its next
 // chunk while its last one waits to be taken, so it holds at most two
 // chunks' observations.
-func (j *job) experimentRows(n, values int, _ func(int) string, read func(int, *experiment.Observations) error,
+func (j *job) experimentRows(n, values int, read func(int, *experiment.Observations) error,
 	consume func(int, *experiment.Observations)) error {
 	rank, size := j.comm.Rank(), j.comm.Size()
 	per := max(1, min(rowsPerChunk, n/(4*size)))

@@ -211,7 +211,7 @@ func TestJobExperimentRows(t *testing.T) {
 		for r := range size {
 			wg.Go(func() {
 				j := &job{comm: comms[r], everyone: true}
-				errs[r] = j.experimentRows(rows, 3*items, func(int) string { return "" },
+				errs[r] = j.experimentRows(rows, 3*items,
 					func(row int, obs *experiment.Observations) error {
 						mu.Lock()
 						readBy[row] = append(readBy[row], r)

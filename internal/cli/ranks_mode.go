@@ -183,7 +183,7 @@ func (c *config) rankCollectOptions(anaTab *symtab.Table, classic bool) ranks.Co
 }
 
 // collectRanks reads the rank files, on every process of the job when
-// there is one (see rankParts), and prints gprof -i's lines for them.
+// there is one (see job.collectRanks), and prints gprof -i's lines for them.
 func (c *config) collectRanks(anaTab *symtab.Table, layout *ranks.Layout, inputs []ranks.Input, opts ranks.CollectOptions, stdout io.Writer) (*ranks.Collected, error) {
 	if j := c.job; j != nil && !j.planned {
 		if res, ok, err := j.collectRanks(c, anaTab, layout, inputs, opts, stdout); ok || err != nil {

@@ -162,8 +162,8 @@ func Reduce(c Comm, data []byte, err *PartError, merge func(left, right []byte) 
 
 // Share returns the inputs [lo, hi) of process rank out of size when the
 // inputs, with the given sizes in bytes, are cut into size contiguous runs
-// of about equal total size: each run ends at the first input whose end
-// passes its share of the total. Every input belongs to exactly one run,
+// of about equal total size: an input goes to the run in which its
+// midpoint falls (an empty input counts as one byte). Every input belongs to exactly one run,
 // and runs follow input order, as Reduce needs.
 func Share(sizes []int64, rank, size int) (lo, hi int) {
 	var total float64
@@ -180,7 +180,6 @@ func Share(sizes []int64, rank, size int) (lo, hi int) {
 		goal := total * float64(p) / float64(size)
 		var acc float64
 		for i, s := range sizes {
-			// An input goes to the run in which its midpoint falls.
 			mid := acc + float64(max(s, 1))/2
 			if mid >= goal {
 				return i
