@@ -71,7 +71,9 @@ func (p *Profile) Merge(q *Profile) bool {
 		}
 		acc := p.Hists[i].Bins
 		for j, v := range q.Hists[k].Bins {
-			acc[j] += v
+			if v != 0 {
+				acc[j] += v // zeros leave the pages unwritten, as in addBins
+			}
 		}
 	}
 	p.HasHist = p.HasHist || q.HasHist

@@ -72,9 +72,6 @@ type Profile struct {
 	checkOnly bool
 	// reuse is the File whose storage the next read may reuse.
 	reuse *File
-	// binScratch is storage for the bins of a lean read (AddDataLean),
-	// which the File does not keep.
-	binScratch []uint16
 	// released is set once ReleaseBins or TakeArcs has dropped sums
 	// that further files would add to.
 	released bool
@@ -251,7 +248,8 @@ func (p *Profile) newHist(lo, hi uint64, n uint32) int {
 	return i
 }
 
-// addBins adds counters into histogram i.
+// addBins adds counters into histogram i. Like addEncodedBins, it writes
+// only the accumulators of nonzero counts.
 func (p *Profile) addBins(i int, bins []uint16) {
 	if p.checkOnly {
 		return
@@ -259,7 +257,33 @@ func (p *Profile) addBins(i int, bins []uint16) {
 	acc := p.Hists[i].Bins
 	n := min(len(acc), len(bins)) // equal unless a caller changed Hists
 	for j, v := range bins[:n] {
-		acc[j] += int64(v)
+		if v != 0 {
+			acc[j] += int64(v)
+		}
+	}
+}
+
+// addEncodedBins adds the n counters encoded in b (as d reads them) into
+// histogram i, without decoding them into a slice first. Only the
+// accumulators of nonzero counts are written: most bins of a profile are
+// zero, and the pages of a large histogram that nothing writes are never
+// given to the process (the accumulators of sqlite3's 935 KB of code take
+// 2 MB, of which a profile writes a few pages).
+func (p *Profile) addEncodedBins(i int, d decoder, b []byte, n int) {
+	if p.checkOnly {
+		return
+	}
+	acc := p.Hists[i].Bins
+	n = min(len(acc), n) // equal unless a caller changed Hists
+	b = b[:2*n]
+	hi, lo := 1, 0 // the bytes of a little-endian counter
+	if d.big {
+		hi, lo = 0, 1
+	}
+	for j := 0; j < n; j++ {
+		if v := uint16(b[2*j+hi])<<8 | uint16(b[2*j+lo]); v != 0 {
+			acc[j] += int64(v)
+		}
 	}
 }
 

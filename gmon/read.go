@@ -268,13 +268,15 @@ func (r *reader) hist(start int) (int, error) {
 		return 0, r.errf(off, KindTruncated, io.ErrUnexpectedEOF,
 			"histogram record claims %d bins (%d bytes)%s but only %d bytes remain", nb, need, extra, len(r.data)-off)
 	}
-	var reuse []uint16
-	if k := len(r.f.Hists); r.lean {
-		reuse = p.binScratch
-	} else if k < len(r.oldHists) {
-		reuse = r.oldHists[k].Bins
+	var bins []uint16
+	if !r.lean {
+		var reuse []uint16
+		if k := len(r.f.Hists); k < len(r.oldHists) {
+			reuse = r.oldHists[k].Bins
+		}
+		bins = d.binsInto(reuse, r.data[off:], int(nb))
 	}
-	bins := d.binsInto(reuse, r.data[off:], int(nb))
+	enc := r.data[off:]
 	off += 2 * int(nb)
 
 	if first {
@@ -283,16 +285,18 @@ func (r *reader) hist(start int) (int, error) {
 	if !found {
 		idx = p.newHist(lo, hi, n)
 	}
-	p.addBins(idx, bins)
+	if r.lean {
+		// The File keeps no bins: they are summed from the file's bytes.
+		p.addEncodedBins(idx, d, enc, int(nb))
+	} else {
+		p.addBins(idx, bins)
+		if r.f.Hists == nil && cap(r.oldHists) > 0 {
+			r.f.Hists = r.oldHists[:0]
+		}
+	}
 	p.HasHist = true
 	p.lastHigh, p.lastBins, p.hasLast = hi, n, true
 	r.f.NumHistRecords++
-	if r.lean {
-		// The bins were summed: their storage serves the next record.
-		p.binScratch, bins = bins, nil
-	} else if r.f.Hists == nil && cap(r.oldHists) > 0 {
-		r.f.Hists = r.oldHists[:0]
-	}
 	r.f.Hists = append(r.f.Hists, HistRecord{
 		LowPC: lo, HighPC: hi, Rate: rate, Dimen: dimen, Abbrev: abbrev, Size: n, Bins: bins,
 	})
@@ -501,7 +505,11 @@ func (r *reader) bsd() error {
 		return r.errf(hdr, KindTruncated, io.ErrUnexpectedEOF,
 			"BSD header claims %d bins (ncnt %d) but only %d bytes remain", nbins, ncnt, len(data)-off)
 	}
-	bins := d.bins(data[off:], int(nbins))
+	var bins []uint16
+	if !r.lean {
+		bins = d.bins(data[off:], int(nbins))
+	}
+	enc := data[off:]
 	// Arcs start right after the last whole bin, even when ncnt is odd.
 	off += 2 * int(nbins)
 
@@ -531,12 +539,13 @@ func (r *reader) bsd() error {
 		p.scale = binScale(lo, hi, nbins)
 		idx = p.newHist(lo, hi, nbins)
 	}
-	p.addBins(idx, bins)
+	if r.lean {
+		p.addEncodedBins(idx, d, enc, int(nbins))
+	} else {
+		p.addBins(idx, bins)
+	}
 	if nbins != 0 {
 		r.f.NumHistRecords = 1
-	}
-	if r.lean {
-		bins = nil
 	}
 	r.f.Hists = []HistRecord{{LowPC: lo, HighPC: hi, Rate: rate, Size: nbins, Bins: bins}}
 	// gprof sets its input flags outright here, which clears the

@@ -17,24 +17,42 @@ func TestAddDataLean(t *testing.T) {
 		bb(BBRecord{Addr: 0x400010, Count: 9}).bytes()
 	bsd := newTB(le64).bsd(lo, hi, zeroBins(64, 1, 2), -1).
 		bsdArc(0x400010, 0x400080, 4).bsdArc(0x400030, 0x400090, 6).bytes()
+	// Counts whose two bytes differ and the largest count, in both byte
+	// orders: the lean read sums them from the file's bytes.
+	wide := zeroBins(64, 0, 0xffff, 5, 0x1234, 63, 0x8001)
+	gnuBE := newTB(be32).gnu(1).hist(lo, hi, wide).arc(0x400010, 0x400080, 1).bytes()
+	bsdBE := newTB(be64).bsd(lo, hi, wide, -1).bytes()
 	tests := []struct {
 		name                          string
+		target                        Target
 		data                          []byte
 		wantHists, wantArcs, wantBBRs int
 	}{
-		{"GNU", gnu, 1, 3, 1},
-		{"BSD", bsd, 1, 2, 0},
+		{"GNU", le64, gnu, 1, 3, 1},
+		{"BSD", le64, bsd, 1, 2, 0},
+		{"GNU big-endian", be32, gnuBE, 1, 1, 0},
+		{"BSD big-endian", be64, bsdBE, 1, 0, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			full := NewProfile(le64, FormatAuto)
+			full := NewProfile(tt.target, FormatAuto)
 			ff, err := full.AddData(tt.data, "full")
 			require.NoError(t, err)
-			lean := NewProfile(le64, FormatAuto)
+			lean := NewProfile(tt.target, FormatAuto)
 			lf, err := lean.AddDataLean(tt.data, "lean")
+			require.NoError(t, err)
+			// A second file sums into the first's accumulators.
+			_, err = full.AddData(tt.data, "full2")
+			require.NoError(t, err)
+			_, err = lean.AddDataLean(tt.data, "lean2")
 			require.NoError(t, err)
 
 			assert.Equal(t, full.Hists, lean.Hists)
+			if tt.target.Order != le64.Order {
+				for i, v := range wide {
+					assert.Equal(t, 2*int64(v), lean.Hists[0].Bins[i], "bin %d", i)
+				}
+			}
 			assert.Equal(t, full.Arcs, lean.Arcs)
 			assert.Equal(t, full.BBs, lean.BBs)
 			assert.Equal(t, [3]bool{full.HasHist, full.HasArcs, full.HasBB}, [3]bool{lean.HasHist, lean.HasArcs, lean.HasBB})
