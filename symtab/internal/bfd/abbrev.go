@@ -1,5 +1,7 @@
 package bfd
 
+import "slices"
+
 // abbrevAttr is one attribute specification of an abbreviation.
 type abbrevAttr struct {
 	name     uint32
@@ -97,17 +99,19 @@ func (s *Lines) readAbbrevs(off uint64) *abbrevTable {
 		return nil
 	}
 	b := s.cursor(&s.abbrev, int(off), len(s.abbrev.data))
-	t := &abbrevTable{}
-	// The attributes of all entries share one array; each entry's are
-	// cut out of it once it is complete (the array may move before).
-	var all []abbrevAttr
-	var made []*abbrev
-	var starts []int
+	// While the table is read, its numbers are looked up in a reused
+	// scratch table; the kept table gets copies of exactly its size, and
+	// the entries and their attributes come from s.store.
+	scratch := &s.abbrevScratch
+	clear(scratch.dense)
+	scratch.dense, scratch.sparse = scratch.dense[:0], nil
+	attrs := s.attrScratch[:0]
 	num := uint32(b.uleb())
 	for num != 0 {
-		ab := &abbrev{tag: uint32(b.uleb())}
+		ab := s.store.newAbbrev()
+		ab.tag = uint32(b.uleb())
 		ab.hasChildren = b.u8() != 0
-		starts = append(starts, len(all))
+		attrs = attrs[:0]
 		for {
 			name := uint32(b.uleb())
 			form := uint32(b.uleb())
@@ -118,29 +122,70 @@ func (s *Lines) readAbbrevs(off uint64) *abbrevTable {
 			if name == 0 {
 				break
 			}
-			all = append(all, abbrevAttr{name: name, form: form, implicit: implicit})
+			attrs = append(attrs, abbrevAttr{name: name, form: form, implicit: implicit})
 		}
-		made = append(made, ab)
-		t.set(num, ab)
+		ab.attrs = s.store.attrs(attrs)
+		scratch.set(num, ab)
 		if b.atEnd() {
 			break
 		}
 		num = uint32(b.uleb())
-		if t.get(num) != nil {
+		if scratch.get(num) != nil {
 			break
 		}
 	}
-	for i, ab := range made {
-		end := len(all)
-		if i+1 < len(starts) {
-			end = starts[i+1]
-		}
-		if starts[i] < end {
-			ab.attrs = all[starts[i]:end:end]
-		}
-	}
+	s.attrScratch = attrs
+	t := &abbrevTable{dense: slices.Clone(scratch.dense), sparse: scratch.sparse}
 	s.abbrevCache[off] = t
 	return t
+}
+
+// abbrevStore hands out abbreviations, their attributes and their plans
+// from chunks that are never moved, so that many small tables do not each
+// cost allocations of their own. A chunk doubles the one before, up to
+// maxChunk entries.
+type abbrevStore struct {
+	abbrevs []abbrev
+	attr    []abbrevAttr
+	steps   []skipStep
+}
+
+// maxChunk bounds the entries of one chunk of an abbrevStore.
+const maxChunk = 4096
+
+// grow returns a chunk with room for n more entries than chunk has: chunk
+// itself when there is room, else a new one.
+func grow[T any](chunk []T, n int) []T {
+	if cap(chunk)-len(chunk) >= n {
+		return chunk
+	}
+	size := min(max(2*cap(chunk), 64), maxChunk)
+	return make([]T, 0, max(size, n))
+}
+
+// newAbbrev returns a new zero abbreviation.
+func (st *abbrevStore) newAbbrev() *abbrev {
+	st.abbrevs = grow(st.abbrevs, 1)
+	st.abbrevs = st.abbrevs[:len(st.abbrevs)+1]
+	return &st.abbrevs[len(st.abbrevs)-1]
+}
+
+// attrs returns a copy of a, or nil when it is empty.
+func (st *abbrevStore) attrs(a []abbrevAttr) []abbrevAttr {
+	return keep(&st.attr, a)
+}
+
+// keep copies a into *chunk (a new chunk when it is full) and returns the
+// copy, capped at its length; nil when a is empty.
+func keep[T any](chunk *[]T, a []T) []T {
+	if len(a) == 0 {
+		return nil
+	}
+	c := grow(*chunk, len(a))
+	start := len(c)
+	c = append(c, a...)
+	*chunk = c
+	return c[start:len(c):len(c)]
 }
 
 // fixedFormSize returns the size of a value of form in unit u when it
@@ -175,12 +220,12 @@ func (u *unit) fixedFormSize(form uint32) (int, bool) {
 
 // skipPlan returns the plan for reading DIEs of ab in unit u: runs of
 // attributes of fixed sizes whose values are not used merged into one step.
-func (u *unit) skipPlan(ab *abbrev) []skipStep {
+func (s *Lines) skipPlan(u *unit, ab *abbrev) []skipStep {
 	key := uint32(u.addrSize) | uint32(u.offsetSize)<<8 | uint32(min(u.version, 3))<<16 | 1<<24
 	if ab.planKey == key {
 		return ab.skip
 	}
-	plan := make([]skipStep, 0, len(ab.attrs))
+	plan := s.planScratch[:0]
 	for i, spec := range ab.attrs {
 		if usedAttr(ab.tag, spec.name) {
 			plan = append(plan, skipStep{fixed: stepValue, from: i, to: i + 1})
@@ -198,15 +243,16 @@ func (u *unit) skipPlan(ab *abbrev) []skipStep {
 		}
 		plan = append(plan, skipStep{fixed: n, from: i, to: i + 1})
 	}
-	ab.skip, ab.planKey = plan, key
-	return plan
+	s.planScratch = plan
+	ab.skip, ab.planKey = keep(&s.store.steps, plan), key
+	return ab.skip
 }
 
 // skipDIE steps over the attribute values of a DIE of ab, as reading each
 // with skipAttrValue does (the same messages, the same failures), but
 // passing over runs of fixed-size values at once.
 func (s *Lines) skipDIE(u *unit, ab *abbrev, b *buf) bool {
-	for _, st := range u.skipPlan(ab) {
+	for _, st := range s.skipPlan(u, ab) {
 		if !s.skipStep(u, ab, st, b) {
 			return false
 		}

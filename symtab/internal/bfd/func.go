@@ -226,7 +226,7 @@ func (s *Lines) readDIE(u *unit, ab *abbrev, b *buf, fn *funcInfo) bool {
 	var lowPC, highPC uint64
 	highRel := false
 	var a attr
-	for _, st := range u.skipPlan(ab) {
+	for _, st := range s.skipPlan(u, ab) {
 		if st.fixed != stepValue {
 			if !s.skipStep(u, ab, st, b) {
 				return false

@@ -15,11 +15,23 @@ type row struct {
 	end     bool
 }
 
+// tableRow is a row of a finished table: what a lookup needs of it. The
+// file of an end-of-sequence row is never reported, so such a row has
+// endOfSequence instead (a row is 16 bytes instead of 24).
+type tableRow struct {
+	addr uint64
+	file int32
+	line uint32
+}
+
+// endOfSequence is the file of a tableRow that ends its sequence.
+const endOfSequence = -2
+
 // sequence is a sorted, trimmed sequence of rows; its range is
 // [low, rows[len-1].addr).
 type sequence struct {
 	low  uint64
-	rows []row
+	rows []tableRow
 }
 
 // lineTable is a decoded line table. nfiles and use0 are kept to judge file
@@ -279,14 +291,19 @@ func (t *tableBuilder) finish() *lineTable {
 		}
 		total += counts[i]
 	}
-	all := make([]row, total)
+	all := make([]tableRow, total)
 	for i, ks := range kept {
 		rows := all[:counts[i]:counts[i]]
 		all = all[counts[i]:]
 		count := len(rows)
 		for e := ks.last; e >= 0; e = n[e].prev {
 			count--
-			rows[count] = n[e].row
+			r := &n[e]
+			file := r.file
+			if r.end {
+				file = endOfSequence
+			}
+			rows[count] = tableRow{addr: r.addr, file: file, line: r.line}
 		}
 		tab.seqs[i] = sequence{low: ks.low, rows: rows}
 	}
@@ -314,7 +331,7 @@ func (tab *lineTable) lookup(addr uint64) (file int32, line uint32, ok bool) {
 		return -1, 0, false
 	}
 	rows := seq.rows
-	var info *row
+	var info *tableRow
 	mid := 0
 	low, high = 0, len(rows)
 	for low < high {
@@ -328,7 +345,7 @@ func (tab *lineTable) lookup(addr uint64) (file int32, line uint32, ok bool) {
 			break
 		}
 	}
-	if info != nil && mid+1 < len(rows) && addr >= info.addr && addr < rows[mid+1].addr && !info.end {
+	if info != nil && mid+1 < len(rows) && addr >= info.addr && addr < rows[mid+1].addr && info.file != endOfSequence {
 		return info.file, info.line, true
 	}
 	return -1, 0, false

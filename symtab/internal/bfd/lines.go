@@ -26,11 +26,16 @@ type Lines struct {
 	infoPos     int     // next unit to parse
 	units       []*unit // parsed units in section order
 	abbrevCache map[uint64]*abbrevTable
-	lineTable0  *lineTable // table of the first unit with stmt_list 0
-	trie        *trieNode
-	nodeBuf     []lineNode // rows of the line table being decoded
-	dieBuf      []dieAt    // scanUnit's list of DIEs, kept for the next unit
-	trieBudget  int
+	store       abbrevStore
+	// Scratch space reused from one abbreviation table to the next.
+	abbrevScratch abbrevTable
+	attrScratch   []abbrevAttr
+	planScratch   []skipStep
+	lineTable0    *lineTable // table of the first unit with stmt_list 0
+	trie          *trieNode
+	nodeBuf       []lineNode // rows of the line table being decoded
+	dieBuf        []dieAt    // scanUnit's list of DIEs, kept for the next unit
+	trieBudget    int
 
 	// Messages BFD prints on stderr, in order, not yet taken. gprof
 	// prints them; they are kept for the comparisons with it.
