@@ -65,10 +65,16 @@ type fileEntry struct {
 }
 
 // lineNode is a row while a table is being built; rows of a sequence are
-// chained from the highest address down through prev.
+// chained from the highest address down through prev. Its fields are a
+// row's, laid out in 24 bytes (a single large unit has hundreds of
+// thousands of rows).
 type lineNode struct {
-	row
-	prev int32
+	addr    uint64
+	file    int32
+	line    uint32
+	prev    int32
+	opIndex uint8
+	end     bool
 }
 
 // buildSeq is a sequence while the table is being built.
