@@ -28,6 +28,11 @@ import (
 // Open MPI is installed, so that the MPI tests cannot silently vanish).
 const RequireMPIVar = "EGPROF_REQUIRE_MPI"
 
+// RequireClangVar is the environment variable that, set to 1, makes a test
+// fail instead of skipping when clang or clang++ is missing (CI installs
+// them: clang-built programs must be read as gprof reads them).
+const RequireClangVar = "EGPROF_REQUIRE_CLANG"
+
 // RequireMPI reports whether RequireMPIVar asks for the MPI tests to run.
 func RequireMPI() bool { return os.Getenv(RequireMPIVar) == "1" }
 
@@ -59,7 +64,7 @@ func Need(t testing.TB, tools ...string) {
 // one is a long test, which -short leaves out.
 func isBuilder(tool string) bool {
 	switch filepath.Base(tool) {
-	case "gcc", "g++", "cc", "clang", "mpicc", "mpirun":
+	case "gcc", "g++", "cc", "clang", "clang++", "mpicc", "mpirun":
 		return true
 	}
 	return false
@@ -79,6 +84,9 @@ func Tool(t testing.TB, tool string) string {
 	}
 	if isMPITool(tool) && RequireMPI() {
 		t.Fatalf("%s not on PATH (%s=1)", tool, RequireMPIVar)
+	}
+	if strings.HasPrefix(filepath.Base(tool), "clang") && os.Getenv(RequireClangVar) == "1" {
+		t.Fatalf("%s not on PATH (%s=1); apt-get install clang", tool, RequireClangVar)
 	}
 	t.Skipf("%s not on PATH", tool)
 	return ""

@@ -209,6 +209,11 @@ var testPrograms = []testProgram{
 	{name: "cxx-O2-types-section5", cc: "g++", flags: []string{"-O2", "-gdwarf-5", "-fdebug-types-section"}, sources: []string{"prog.cc", "shapes.cc"}},
 	{name: "cxx-O1-lto", cc: "g++", flags: []string{"-O1", "-g", "-flto"}, sources: []string{"prog.cc", "shapes.cc"}},
 	{name: "cxx-O3-m32", cc: "g++", flags: []string{"-m32", "-O3", "-g"}, sources: []string{"prog.cc", "shapes.cc"}},
+	// Clang writes DWARF 5 with indexed strings and addresses (strx1,
+	// addrx) and range lists by index.
+	{name: "clang-O2-dwarf5", cc: "clang", flags: []string{"-O2", "-gdwarf-5"}, sources: []string{"main.c", "a.c", "b.c"}, asm: true},
+	{name: "clang-O0-dwarf4", cc: "clang", flags: []string{"-O0", "-gdwarf-4"}, sources: []string{"main.c", "a.c", "b.c"}, asm: true},
+	{name: "clangxx-O2-dwarf5", cc: "clang++", flags: []string{"-O2", "-gdwarf-5"}, sources: []string{"prog.cc", "shapes.cc"}},
 	{name: "gen-c-O2-many-units", cc: "gcc", flags: []string{"-O2", "-g"}, gen: genManyUnits(".c", 24, 40), asm: true},
 	{name: "gen-c-O1-sections-dwarf4", cc: "gcc", flags: []string{"-O1", "-gdwarf-4", "-ffunction-sections"}, gen: genManyUnits(".c", 16, 30), asm: true},
 	{name: "gen-cxx-O0-many-units", cc: "g++", flags: []string{"-O0", "-g"}, gen: genManyUnits(".cc", 12, 25)},
@@ -677,6 +682,7 @@ func TestAgainstGNUTools(t *testing.T) {
 	testenv.Need(t, "gcc", "g++", "gprof", "addr2line")
 	for _, p := range testPrograms {
 		t.Run(p.name, func(t *testing.T) {
+			testenv.Need(t, p.cc)
 			t.Parallel()
 			dir := t.TempDir()
 			prog, gmon := buildTestProgram(t, dir, p)
