@@ -218,10 +218,43 @@ func (u *unit) fixedFormSize(form uint32) (int, bool) {
 	return 0, false
 }
 
+// fixedSize is u.fixedFormSize, extended to the indexed forms whose
+// values BFD resolves without any effect: a string index when .debug_str
+// and .debug_str_offsets exist, an address index when .debug_addr does
+// (read_indexed_string and read_indexed_address only complain about a
+// missing section; a bad index just gives no value). Whether the sections
+// exist never changes, so plans made with it stay valid.
+func (s *Lines) fixedSize(u *unit, form uint32) (int, bool) {
+	switch form {
+	case formStrx1, formStrx2, formStrx3, formStrx4:
+		if !s.str.ok || !s.strOffsets.ok {
+			return 0, false
+		}
+	case formAddrx1, formAddrx2, formAddrx3, formAddrx4:
+		if !s.addr.ok {
+			return 0, false
+		}
+	default:
+		return u.fixedFormSize(form)
+	}
+	switch form {
+	case formStrx1, formAddrx1:
+		return 1, true
+	case formStrx2, formAddrx2:
+		return 2, true
+	case formStrx3, formAddrx3:
+		return 3, true
+	}
+	return 4, true
+}
+
 // skipPlan returns the plan for reading DIEs of ab in unit u: runs of
 // attributes of fixed sizes whose values are not used merged into one step.
 func (s *Lines) skipPlan(u *unit, ab *abbrev) []skipStep {
-	key := uint32(u.addrSize) | uint32(u.offsetSize)<<8 | uint32(min(u.version, 3))<<16 | 1<<24
+	key := u.planKey
+	if key == 0 {
+		key = u.makePlanKey() // a unit not made by parseUnit
+	}
 	if ab.planKey == key {
 		return ab.skip
 	}
@@ -231,7 +264,7 @@ func (s *Lines) skipPlan(u *unit, ab *abbrev) []skipStep {
 			plan = append(plan, skipStep{fixed: stepValue, from: i, to: i + 1})
 			continue
 		}
-		n, ok := u.fixedFormSize(spec.form)
+		n, ok := s.fixedSize(u, spec.form)
 		if !ok {
 			plan = append(plan, skipStep{fixed: stepVariable, from: i, to: i + 1})
 			continue
@@ -246,6 +279,12 @@ func (s *Lines) skipPlan(u *unit, ab *abbrev) []skipStep {
 	s.planScratch = plan
 	ab.skip, ab.planKey = keep(&s.store.steps, plan), key
 	return ab.skip
+}
+
+// makePlanKey returns what the sizes of the unit's fixed-size values
+// depend on, never 0 (the key of an abbreviation without a plan).
+func (u *unit) makePlanKey() uint32 {
+	return uint32(u.addrSize) | uint32(u.offsetSize)<<8 | uint32(min(u.version, 3))<<16 | 1<<24
 }
 
 // skipDIE steps over the attribute values of a DIE of ab, as reading each
@@ -278,6 +317,13 @@ func (s *Lines) skipStep(u *unit, ab *abbrev, st skipStep, b *buf) bool {
 		case formUdata, formSdata, formRefUdata, formLoclistx, formRnglistx:
 			b.uleb()
 			return true
+		case formStrx, formAddrx:
+			// As in fixedSize: with the sections present, resolving
+			// the index has no effect.
+			if (spec.form == formStrx && s.str.ok && s.strOffsets.ok) || (spec.form == formAddrx && s.addr.ok) {
+				b.uleb()
+				return true
+			}
 		case formExprloc, formBlock:
 			b.skip(b.uleb())
 			return true

@@ -41,7 +41,7 @@ func (s *Lines) loadElfSymbols(f *elf.File) {
 	)
 	state := nothingSeen
 	var file optString
-	var cands []elfSym
+	cands := make([]elfSym, 0, len(syms))
 	for _, sym := range syms {
 		typ := elf.ST_TYPE(sym.Info)
 		if typ == elf.STT_FILE {
@@ -78,6 +78,8 @@ func (s *Lines) loadElfSymbols(f *elf.File) {
 	// The scan keeps the highest start not above the offset; at equal
 	// starts the first of the largest size.
 	slices.SortStableFunc(cands, func(a, b elfSym) int { return cmp.Compare(a.codeOff, b.codeOff) })
+	s.elfOffs = make([]uint64, 0, len(cands))
+	s.elfWin = make([]elfSym, 0, len(cands))
 	for i := 0; i < len(cands); {
 		j := i
 		win := cands[i]
