@@ -180,6 +180,7 @@ func (c *config) classic(tab *symtab.Table, prof *gmon.Profile, files []string, 
 		return c.reportDiff(g, style, stdin, stdout, stderr)
 	}
 
+	c.restoreProcessors()
 	t := render.NewText(stdout, g, c.textOptions())
 	if style&styleInfo != 0 {
 		t.MarkPrinted()

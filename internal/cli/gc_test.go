@@ -100,3 +100,42 @@ func TestGCPlan(t *testing.T) {
 	assert.Equal(t, smallGCPercent, p)
 	assert.False(t, collect)
 }
+
+// TestLoadOnOneProcessor checks which runs load on one processor: the
+// classic report of inputs that are not small, unless GOMAXPROCS is set.
+func TestLoadOnOneProcessor(t *testing.T) {
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "prog")
+	small := filepath.Join(dir, "gmon.out")
+	large := filepath.Join(dir, "gmon.large")
+	for name, size := range map[string]int64{exe: 1000, small: 1000, large: smallProfiles + 1} {
+		if err := os.WriteFile(name, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Truncate(name, size); err != nil { // sparse
+			t.Fatal(err)
+		}
+	}
+	noEnv := func(string) (string, bool) { return "", false }
+	withProcs := func(k string) (string, bool) { return "2", k == "GOMAXPROCS" }
+	tests := []struct {
+		name string
+		mode mode
+		gmon string
+		env  func(string) (string, bool)
+		want bool
+	}{
+		{"classic, large", modeClassic, large, noEnv, true},
+		{"classic, small", modeClassic, small, noEnv, false},
+		{"GOMAXPROCS set", modeClassic, large, withProcs, false},
+		{"diff", modeDiff, large, noEnv, false},
+		{"rank mode", modeRanks, large, noEnv, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &config{image: exe, gmonFiles: []string{tt.gmon}}
+			c.ext.mode = tt.mode
+			assert.Equal(t, tt.want, loadOnOneProcessor(c, tt.env))
+		})
+	}
+}

@@ -59,6 +59,9 @@ type config struct {
 	// collectAfterLoad asks for a collection once the profiles are
 	// summed (see tuneGC).
 	collectAfterLoad bool
+	// processors is GOMAXPROCS as it was before tuneGC lowered it to one
+	// for the loading (0: not lowered; see loadOnOneProcessor).
+	processors int
 }
 
 // exitNow is returned by applyOption when the command is finished (-v, -h)
