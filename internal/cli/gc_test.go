@@ -57,14 +57,7 @@ func TestGCPlan(t *testing.T) {
 	dir := t.TempDir()
 	exe := filepath.Join(dir, "prog")
 	large := filepath.Join(dir, "gmon.large")
-	for name, size := range map[string]int64{exe: 1000, large: smallProfiles + 1} {
-		if err := os.WriteFile(name, nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Truncate(name, size); err != nil { // sparse
-			t.Fatal(err)
-		}
-	}
+	writeSparse(t, map[string]int64{exe: 1000, large: smallProfiles + 1})
 	noEnv := func(string) (string, bool) { return "", false }
 	withGOGC := func(k string) (string, bool) { return "100", k == "GOGC" }
 	tests := []struct {
@@ -108,14 +101,7 @@ func TestLoadOnOneProcessor(t *testing.T) {
 	exe := filepath.Join(dir, "prog")
 	small := filepath.Join(dir, "gmon.out")
 	large := filepath.Join(dir, "gmon.large")
-	for name, size := range map[string]int64{exe: 1000, small: 1000, large: smallProfiles + 1} {
-		if err := os.WriteFile(name, nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Truncate(name, size); err != nil { // sparse
-			t.Fatal(err)
-		}
-	}
+	writeSparse(t, map[string]int64{exe: 1000, small: 1000, large: smallProfiles + 1})
 	noEnv := func(string) (string, bool) { return "", false }
 	withProcs := func(k string) (string, bool) { return "2", k == "GOMAXPROCS" }
 	tests := []struct {
@@ -137,5 +123,18 @@ func TestLoadOnOneProcessor(t *testing.T) {
 			c.ext.mode = tt.mode
 			assert.Equal(t, tt.want, loadOnOneProcessor(c, tt.env))
 		})
+	}
+}
+
+// writeSparse makes each named file a sparse file of the given size.
+func writeSparse(t *testing.T, files map[string]int64) {
+	t.Helper()
+	for name, size := range files {
+		if err := os.WriteFile(name, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Truncate(name, size); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
