@@ -106,6 +106,10 @@ type Graph struct {
 	// topo lists the symbols callees first, the order time propagates in
 	// (empty without arcs).
 	topo []int
+	// nameOrder lists the symbols by raw name and nameRank gives each
+	// symbol's position in that list (see NameOrder); both are nil until
+	// assemble orders the entries.
+	nameOrder, nameRank []int32
 }
 
 // defaultExcluded are the profiling runtime's own functions, which gprof
@@ -358,6 +362,7 @@ func (g *Graph) assemble(prof *gmon.Profile, opt Options) {
 		return
 	}
 
+	g.nameOrder, g.nameRank = sortNames(g.Syms.Syms)
 	g.ByTime = g.totalOrder()
 	for k, i := range g.ByTime {
 		g.Entries[i].Index = k + 1
@@ -665,11 +670,12 @@ func (g *Graph) arcShare(parent, a int) (from int, ratio float64, ok bool) {
 // totalKey is what gprof's call-graph order compares of an entry, copied
 // out of the entries so that sorting reads one compact array.
 type totalKey struct {
-	total  float64 // PropSelf + PropChild
-	ncalls uint64
-	name   string // raw name; empty for a cycle
-	idx    int32
-	cycle  bool
+	total      float64 // PropSelf + PropChild
+	ncalls     uint64
+	name       int32 // position of the raw name in name order
+	idx        int32
+	cycle      bool
+	underscore bool // the raw name starts with '_'
 }
 
 // totalOrder lists all entries in gprof's call-graph order: more total
@@ -682,7 +688,8 @@ func (g *Graph) totalOrder() []int {
 		e := &g.Entries[i]
 		k := totalKey{total: float64(e.PropSelf + e.PropChild), ncalls: e.NCalls, idx: int32(i), cycle: e.IsCycle()}
 		if !k.cycle {
-			k.name = e.Sym.Name
+			k.name = g.nameRank[i]
+			k.underscore = strings.HasPrefix(e.Sym.Name, "_")
 		}
 		keys[i] = k
 	}
@@ -731,13 +738,10 @@ func cmpTotal(l, r totalKey) int {
 	case r.cycle:
 		return 1
 	}
-	ln, rn := l.name, r.name
-	lu := len(ln) > 0 && ln[0] == '_'
-	ru := len(rn) > 0 && rn[0] == '_'
-	if !lu && ru {
+	if !l.underscore && r.underscore {
 		return -1
 	}
-	if lu && !ru {
+	if l.underscore && !r.underscore {
 		return 1
 	}
 	if l.ncalls > r.ncalls {
@@ -746,7 +750,45 @@ func cmpTotal(l, r totalKey) int {
 	if l.ncalls < r.ncalls {
 		return 1
 	}
-	return cmp.Compare(ln, rn)
+	return cmp.Compare(l.name, r.name)
+}
+
+// NameOrder lists the symbols by raw name, equal names in index (address)
+// order: the order of gprof's index by function name, and the last
+// tie-break of its call-graph and flat-profile orders.
+func (g *Graph) NameOrder() []int32 {
+	if g.nameOrder != nil {
+		return g.nameOrder
+	}
+	order, _ := sortNames(g.Syms.Syms)
+	return order
+}
+
+// sortNames returns the symbol indexes in name order (see NameOrder) and
+// each symbol's position in it. Sorting the names once lets the other
+// orders compare two positions instead of two strings.
+func sortNames(syms []symtab.Symbol) (order, rank []int32) {
+	type nameKey struct {
+		name string
+		idx  int32
+	}
+	keys := make([]nameKey, len(syms))
+	for i := range syms {
+		keys[i] = nameKey{syms[i].Name, int32(i)}
+	}
+	slices.SortFunc(keys, func(l, r nameKey) int {
+		if c := strings.Compare(l.name, r.name); c != 0 {
+			return c
+		}
+		return cmp.Compare(l.idx, r.idx)
+	})
+	order = make([]int32, len(keys))
+	rank = make([]int32, len(keys))
+	for k, key := range keys {
+		order[k] = key.idx
+		rank[key.idx] = int32(k)
+	}
+	return order, rank
 }
 
 // intraCycleArcs tells for each arc whether it joins two members of one
@@ -907,9 +949,17 @@ func (g *Graph) FlatOrder() []int {
 	keys := make([]flatKey, g.NumSyms)
 	for i := range keys {
 		e := &g.Entries[i]
-		keys[i] = flatKey{e.Ticks, e.NCalls, e.Sym.Name, int32(i)}
+		keys[i] = flatKey{ticks: e.Ticks, ncalls: e.NCalls, name: e.Sym.Name, idx: int32(i)}
+		if g.nameRank != nil {
+			keys[i].rank = g.nameRank[i]
+		}
 	}
-	// Ties keep address order.
+	// Names compare by their positions in name order when assemble has
+	// sorted them (ties then keep address order either way).
+	cmpNames := func(l, r flatKey) int { return strings.Compare(l.name, r.name) }
+	if g.nameRank != nil {
+		cmpNames = func(l, r flatKey) int { return cmp.Compare(l.rank, r.rank) }
+	}
 	return sortedEntries(keys, func(l, r flatKey) int {
 		if d := r.ticks - l.ticks; d != 0 {
 			if d < 0 {
@@ -923,7 +973,7 @@ func (g *Graph) FlatOrder() []int {
 			}
 			return 1
 		}
-		return strings.Compare(l.name, r.name)
+		return cmpNames(l, r)
 	})
 }
 
@@ -933,5 +983,6 @@ type flatKey struct {
 	ticks  float64
 	ncalls uint64
 	name   string
+	rank   int32 // the name's position in name order, if known
 	idx    int32
 }

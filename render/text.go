@@ -2,11 +2,9 @@ package render
 
 import (
 	"bufio"
-	"cmp"
 	"context"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -667,22 +665,15 @@ func newArcEnds(g *callgraph.Graph) *arcEnds {
 func (t *Text) Index() {
 	g := t.g
 	w := t.w
+	// Equal names keep address order, as gprof's stable sort leaves them.
 	var names []int
-	for i := 0; i < g.NumSyms; i++ {
+	for _, i := range g.NameOrder() {
 		e := &g.Entries[i]
 		if !t.opt.ShowZeros && e.NCalls == 0 && e.Ticks == 0 {
 			continue
 		}
-		names = append(names, i)
+		names = append(names, int(i))
 	}
-	syms := g.Syms.Syms
-	// Equal names keep address order, as gprof's stable sort leaves them.
-	slices.SortFunc(names, func(a, b int) int {
-		if c := strings.Compare(syms[a].Name, syms[b].Name); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
-	})
 	nnames := len(names)
 	for c := g.NumSyms; c < len(g.Entries); c++ {
 		names = append(names, c)
