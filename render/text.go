@@ -618,11 +618,15 @@ func (t *Text) appendParents(b []byte, ends *arcEnds, child, childW int) []byte 
 	}
 	total := ends.calls[child]
 	cyc := ends.cycle[child]
-	for _, a := range e.DisplayParents {
-		arc := &g.Arcs[a]
-		p := int(arc.Parent)
-		intra := p == child || (cyc != 0 && ends.cycle[p] == cyc)
-		b = t.appendArcLine(b, arc, p, intra, total, childW)
+	var batch arcBatch
+	for list := e.DisplayParents; len(list) > 0; {
+		arcs := batch.gather(g, &list)
+		for k := range arcs {
+			arc := &arcs[k]
+			p := int(arc.Parent)
+			intra := p == child || (cyc != 0 && ends.cycle[p] == cyc)
+			b = t.appendArcLine(b, arc, p, intra, total, childW)
+		}
 	}
 	return b
 }
@@ -630,14 +634,35 @@ func (t *Text) appendParents(b []byte, ends *arcEnds, child, childW int) []byte 
 func (t *Text) appendChildren(b []byte, ends *arcEnds, parent, childW int) []byte {
 	g := t.g
 	e := &g.Entries[parent]
-	for _, a := range e.DisplayChildren {
-		arc := &g.Arcs[a]
-		c := int(arc.Child)
-		cyc := ends.cycle[c]
-		intra := c == parent || (cyc != 0 && cyc == ends.cycle[parent])
-		b = t.appendArcLine(b, arc, c, intra, ends.calls[c], childW)
+	var batch arcBatch
+	for list := e.DisplayChildren; len(list) > 0; {
+		arcs := batch.gather(g, &list)
+		for k := range arcs {
+			arc := &arcs[k]
+			c := int(arc.Child)
+			cyc := ends.cycle[c]
+			intra := c == parent || (cyc != 0 && cyc == ends.cycle[parent])
+			b = t.appendArcLine(b, arc, c, intra, ends.calls[c], childW)
+		}
 	}
 	return b
+}
+
+// arcBatch holds copies of a few arcs of one list. The arcs of a list lie
+// anywhere in the arc table, most of them out of the cache: copying a few
+// at once, in a loop whose reads do not wait on one another, lets the
+// processor fetch them together instead of one miss after the other.
+type arcBatch [16]callgraph.Arc
+
+// gather copies the first arcs of *list into the batch, removes them from
+// *list and returns them.
+func (batch *arcBatch) gather(g *callgraph.Graph, list *[]int32) []callgraph.Arc {
+	n := min(len(*list), len(batch))
+	for k, a := range (*list)[:n] {
+		batch[k] = g.Arcs[a]
+	}
+	*list = (*list)[n:]
+	return batch[:n]
 }
 
 // arcEnds is what the call graph's arc lines need of the entry at an arc's
