@@ -56,16 +56,18 @@ func tuneGC(c *config, lookupEnv func(string) (string, bool)) {
 }
 
 // loadOnOneProcessor reports whether the classic report loads inputs that
-// are not small and builds their graph with one processor for Go code
-// (GOMAXPROCS=1), unless the environment sets GOMAXPROCS. Those steps run on one
-// goroutine; with a second processor idle, the collector's workers run
-// there beside it, and each collection makes a worker stop the main
+// are not small with one processor for Go code (GOMAXPROCS=1), unless the
+// environment sets GOMAXPROCS. The loading runs on one goroutine; with a
+// second processor idle, the collector's workers run there beside it, and
+// each of the loading's several collections makes a worker stop the main
 // goroutine to scan its stack, spinning and signalling until it stops. On
 // the 20,000-function synthetic profile (-b -q) that took about an eighth
 // of the run's CPU (paired runs, medians: 0.87x the CPU and 0.93x the wall
-// time with one processor up to the printing). The printing, which
-// formats a large call graph on several goroutines, gets the processors
-// back (restoreProcessors). Small inputs, with few collections, gain
+// time with one processor for the loading). The graph is built with all
+// the processors again (restoreProcessors): its one collection then ends
+// sooner, before the heap has grown past its target (with one processor,
+// the peak RSS grew by 0.7 MB), and the printing formats a large call
+// graph on several goroutines. Small inputs, with few collections, gain
 // nothing.
 func loadOnOneProcessor(c *config, lookupEnv func(string) (string, bool)) bool {
 	if _, set := lookupEnv("GOMAXPROCS"); set {
@@ -74,8 +76,8 @@ func loadOnOneProcessor(c *config, lookupEnv func(string) (string, bool)) bool {
 	return c.ext.mode == modeClassic && !smallInputs(c)
 }
 
-// restoreProcessors gives the printing the processors that tuneGC took
-// away while loading (see loadOnOneProcessor).
+// restoreProcessors gives back the processors that tuneGC took away for
+// the loading (see loadOnOneProcessor).
 func (c *config) restoreProcessors() {
 	if c.processors > 0 {
 		runtime.GOMAXPROCS(c.processors)
