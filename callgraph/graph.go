@@ -702,16 +702,11 @@ type keyed interface{ entry() int32 }
 func (k totalKey) entry() int32 { return k.idx }
 func (k flatKey) entry() int32  { return k.idx }
 
-// sortedEntries sorts keys by cmpKeys, ties by entry index (where a stable
-// sort of the entries would leave them), and returns their entries in
-// that order.
+// sortedEntries sorts keys by cmpKeys, which must order every two keys
+// (ties broken by entry index, where a stable sort of the entries would
+// leave them), and returns their entries in that order.
 func sortedEntries[K keyed](keys []K, cmpKeys func(l, r K) int) []int {
-	slices.SortFunc(keys, func(l, r K) int {
-		if c := cmpKeys(l, r); c != 0 {
-			return c
-		}
-		return cmp.Compare(l.entry(), r.entry())
-	})
+	slices.SortFunc(keys, cmpKeys)
 	order := make([]int, len(keys))
 	for k := range keys {
 		order[k] = int(keys[k].entry())
@@ -720,7 +715,7 @@ func sortedEntries[K keyed](keys []K, cmpKeys func(l, r K) int) []int {
 }
 
 // cmpTotal compares two entries in gprof's call-graph order (see
-// totalOrder); 0 for ties.
+// totalOrder), ties by index.
 func cmpTotal(l, r totalKey) int {
 	diff := l.total - r.total
 	if diff < 0 {
@@ -732,7 +727,7 @@ func cmpTotal(l, r totalKey) int {
 	// Cycles come before functions; two cycles keep their number order.
 	switch {
 	case l.cycle && r.cycle:
-		return 0
+		return cmp.Compare(l.idx, r.idx)
 	case l.cycle:
 		return -1
 	case r.cycle:
@@ -750,7 +745,10 @@ func cmpTotal(l, r totalKey) int {
 	if l.ncalls < r.ncalls {
 		return 1
 	}
-	return cmp.Compare(l.name, r.name)
+	if c := cmp.Compare(l.name, r.name); c != 0 {
+		return c
+	}
+	return cmp.Compare(l.idx, r.idx)
 }
 
 // NameOrder lists the symbols by raw name, equal names in index (address)
@@ -955,8 +953,13 @@ func (g *Graph) FlatOrder() []int {
 		}
 	}
 	// Names compare by their positions in name order when assemble has
-	// sorted them (ties then keep address order either way).
-	cmpNames := func(l, r flatKey) int { return strings.Compare(l.name, r.name) }
+	// sorted them; ties keep address order either way.
+	cmpNames := func(l, r flatKey) int {
+		if c := strings.Compare(l.name, r.name); c != 0 {
+			return c
+		}
+		return cmp.Compare(l.idx, r.idx)
+	}
 	if g.nameRank != nil {
 		cmpNames = func(l, r flatKey) int { return cmp.Compare(l.rank, r.rank) }
 	}
