@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -518,6 +519,18 @@ func (t *Text) callGraphParallel(rows []int, f entryFormat, workers int) {
 		})
 	}
 	wg.Wait()
+	// The decorated names go into one buffer of the right size, not one
+	// grown (and copied) by doubling.
+	idxDigits := len(strconv.Itoa(len(g.Entries)))
+	cycDigits := len(strconv.Itoa(len(g.Entries) - g.NumSyms))
+	size := 0
+	for _, i := range named {
+		size += len(t.names[i]) + len(" []") + idxDigits
+		if g.Entries[i].Cycle != 0 {
+			size += len(" <cycle >") + cycDigits
+		}
+	}
+	t.fullNames = slices.Grow(t.fullNames, size)
 	for _, i := range named {
 		t.appendFullName(nil, i)
 	}
