@@ -5,6 +5,7 @@ package callgraph
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strings"
 
@@ -693,7 +694,91 @@ func (g *Graph) totalOrder() []int {
 		}
 		keys[i] = k
 	}
+	if packed, ok := packTotal(keys); ok {
+		return sortPacked(packed)
+	}
 	return sortedEntries(keys, cmpTotal)
+}
+
+// packedKey is an entry's sort key packed into two words whose unsigned
+// order (hi, then lo) is the order's: sorting such keys compares two
+// integers where the order's own comparison tests several fields.
+type packedKey struct {
+	hi, lo uint64
+	idx    int32
+}
+
+// Bounds of the fields packed into packedKey.lo: the call counts, and the
+// positions in name order and entry indexes.
+const (
+	packedCalls = 1<<30 - 1
+	packedIndex = 1<<31 - 1
+)
+
+// packTime packs a time so that more time gives a lower word; ok is false
+// for NaN, negative and infinite times, which the orders' comparisons
+// treat in their own ways.
+func packTime(t float64) (uint64, bool) {
+	if !(t >= 0) || math.IsInf(t, 1) {
+		return 0, false
+	}
+	if t == 0 {
+		t = 0 // -0 ties with 0
+	}
+	return ^math.Float64bits(t), true
+}
+
+// packTotal packs the call-graph order's keys (see cmpTotal): hi the total
+// time; lo the entry index for a cycle, and for a function 1 (2 with a
+// leading underscore) in its top two bits, then the calls (more first),
+// then the name's position. ok is false when a key does not fit.
+func packTotal(keys []totalKey) ([]packedKey, bool) {
+	return packKeys(keys, func(key totalKey) (packedKey, bool) {
+		hi, ok := packTime(key.total)
+		if !ok || key.ncalls > packedCalls {
+			return packedKey{}, false
+		}
+		lo := uint64(key.idx)
+		if !key.cycle {
+			class := uint64(1)
+			if key.underscore {
+				class = 2
+			}
+			lo = class<<62 | (packedCalls-key.ncalls)<<32 | uint64(key.name)
+		}
+		return packedKey{hi: hi, lo: lo, idx: key.idx}, true
+	})
+}
+
+// packKeys packs every key with pack; ok is false when one does not fit.
+func packKeys[K any](keys []K, pack func(K) (packedKey, bool)) ([]packedKey, bool) {
+	if len(keys) > packedIndex {
+		return nil, false
+	}
+	packed := make([]packedKey, len(keys))
+	for k, key := range keys {
+		p, ok := pack(key)
+		if !ok {
+			return nil, false
+		}
+		packed[k] = p
+	}
+	return packed, true
+}
+
+// sortPacked sorts packed keys and returns their entries in that order.
+func sortPacked(keys []packedKey) []int {
+	slices.SortFunc(keys, func(l, r packedKey) int {
+		if l.hi != r.hi {
+			return cmp.Compare(l.hi, r.hi)
+		}
+		return cmp.Compare(l.lo, r.lo)
+	})
+	order := make([]int, len(keys))
+	for k := range keys {
+		order[k] = int(keys[k].idx)
+	}
+	return order
 }
 
 // keyed is a sort key that knows the entry it was copied from.
@@ -952,6 +1037,9 @@ func (g *Graph) FlatOrder() []int {
 			keys[i].rank = g.nameRank[i]
 		}
 	}
+	if packed, ok := g.packFlat(keys); ok {
+		return sortPacked(packed)
+	}
 	// Names compare by their positions in name order when assemble has
 	// sorted them; ties keep address order either way.
 	cmpNames := func(l, r flatKey) int {
@@ -977,6 +1065,22 @@ func (g *Graph) FlatOrder() []int {
 			return 1
 		}
 		return cmpNames(l, r)
+	})
+}
+
+// packFlat packs the flat profile's keys: hi the self time, lo the calls
+// (more first) above the name's position. ok is false when a key does not
+// fit, or when the names have not been sorted.
+func (g *Graph) packFlat(keys []flatKey) ([]packedKey, bool) {
+	if g.nameRank == nil {
+		return nil, false
+	}
+	return packKeys(keys, func(key flatKey) (packedKey, bool) {
+		hi, ok := packTime(key.ticks)
+		if !ok || key.ncalls > packedCalls {
+			return packedKey{}, false
+		}
+		return packedKey{hi: hi, lo: (packedCalls-key.ncalls)<<32 | uint64(key.rank), idx: key.idx}, true
 	})
 }
 
