@@ -684,18 +684,21 @@ type totalKey struct {
 // leading underscore, then more calls, then by raw name; ties keep index
 // order, as a stable sort would leave them.
 func (g *Graph) totalOrder() []int {
-	keys := make([]totalKey, len(g.Entries))
-	for i := range g.Entries {
+	key := func(i int) totalKey {
 		e := &g.Entries[i]
 		k := totalKey{total: float64(e.PropSelf + e.PropChild), ncalls: e.NCalls, idx: int32(i), cycle: e.IsCycle()}
 		if !k.cycle {
 			k.name = g.nameRank[i]
 			k.underscore = strings.HasPrefix(e.Sym.Name, "_")
 		}
-		keys[i] = k
+		return k
 	}
-	if packed, ok := packTotal(keys); ok {
+	if packed, ok := packKeys(len(g.Entries), func(i int) (packedKey, bool) { return packTotal(key(i)) }); ok {
 		return sortPacked(packed)
+	}
+	keys := make([]totalKey, len(g.Entries))
+	for i := range keys {
+		keys[i] = key(i)
 	}
 	return sortedEntries(keys, cmpTotal)
 }
@@ -728,40 +731,40 @@ func packTime(t float64) (uint64, bool) {
 	return ^math.Float64bits(t), true
 }
 
-// packTotal packs the call-graph order's keys (see cmpTotal): hi the total
-// time; lo the entry index for a cycle, and for a function 1 (2 with a
-// leading underscore) in its top two bits, then the calls (more first),
-// then the name's position. ok is false when a key does not fit.
-func packTotal(keys []totalKey) ([]packedKey, bool) {
-	return packKeys(keys, func(key totalKey) (packedKey, bool) {
-		hi, ok := packTime(key.total)
-		if !ok || key.ncalls > packedCalls {
-			return packedKey{}, false
+// packTotal packs a key of the call-graph order (see cmpTotal): hi the
+// total time; lo the entry index for a cycle, and for a function 1 (2
+// with a leading underscore) in its top two bits, then the calls (more
+// first), then the name's position. ok is false when it does not fit.
+func packTotal(key totalKey) (packedKey, bool) {
+	hi, ok := packTime(key.total)
+	if !ok || key.ncalls > packedCalls {
+		return packedKey{}, false
+	}
+	lo := uint64(key.idx)
+	if !key.cycle {
+		class := uint64(1)
+		if key.underscore {
+			class = 2
 		}
-		lo := uint64(key.idx)
-		if !key.cycle {
-			class := uint64(1)
-			if key.underscore {
-				class = 2
-			}
-			lo = class<<62 | (packedCalls-key.ncalls)<<32 | uint64(key.name)
-		}
-		return packedKey{hi: hi, lo: lo, idx: key.idx}, true
-	})
+		lo = class<<62 | (packedCalls-key.ncalls)<<32 | uint64(key.name)
+	}
+	return packedKey{hi: hi, lo: lo, idx: key.idx}, true
 }
 
-// packKeys packs every key with pack; ok is false when one does not fit.
-func packKeys[K any](keys []K, pack func(K) (packedKey, bool)) ([]packedKey, bool) {
-	if len(keys) > packedIndex {
+// packKeys packs the keys of n entries, pack(i) packing entry i's; ok is
+// false when one does not fit. The keys are packed straight from the
+// entries: the unpacked keys are made only when needed.
+func packKeys(n int, pack func(i int) (packedKey, bool)) ([]packedKey, bool) {
+	if n > packedIndex {
 		return nil, false
 	}
-	packed := make([]packedKey, len(keys))
-	for k, key := range keys {
-		p, ok := pack(key)
+	packed := make([]packedKey, n)
+	for i := range packed {
+		p, ok := pack(i)
 		if !ok {
 			return nil, false
 		}
-		packed[k] = p
+		packed[i] = p
 	}
 	return packed, true
 }
@@ -1029,16 +1032,22 @@ func clipToHistogram(prof *gmon.Profile, lo, hi uint64) (uint64, uint64) {
 // FlatOrder returns the symbol indexes in flat-profile order: more self
 // time first, then more calls, then raw name; ties keep address order.
 func (g *Graph) FlatOrder() []int {
-	keys := make([]flatKey, g.NumSyms)
-	for i := range keys {
+	key := func(i int) flatKey {
 		e := &g.Entries[i]
-		keys[i] = flatKey{ticks: e.Ticks, ncalls: e.NCalls, name: e.Sym.Name, idx: int32(i)}
+		k := flatKey{ticks: e.Ticks, ncalls: e.NCalls, name: e.Sym.Name, idx: int32(i)}
 		if g.nameRank != nil {
-			keys[i].rank = g.nameRank[i]
+			k.rank = g.nameRank[i]
+		}
+		return k
+	}
+	if g.nameRank != nil {
+		if packed, ok := packKeys(g.NumSyms, func(i int) (packedKey, bool) { return packFlat(key(i)) }); ok {
+			return sortPacked(packed)
 		}
 	}
-	if packed, ok := g.packFlat(keys); ok {
-		return sortPacked(packed)
+	keys := make([]flatKey, g.NumSyms)
+	for i := range keys {
+		keys[i] = key(i)
 	}
 	// Names compare by their positions in name order when assemble has
 	// sorted them; ties keep address order either way.
@@ -1068,20 +1077,15 @@ func (g *Graph) FlatOrder() []int {
 	})
 }
 
-// packFlat packs the flat profile's keys: hi the self time, lo the calls
-// (more first) above the name's position. ok is false when a key does not
-// fit, or when the names have not been sorted.
-func (g *Graph) packFlat(keys []flatKey) ([]packedKey, bool) {
-	if g.nameRank == nil {
-		return nil, false
+// packFlat packs a key of the flat profile's order, whose names have
+// been sorted: hi the self time, lo the calls (more first) above the
+// name's position. ok is false when it does not fit.
+func packFlat(key flatKey) (packedKey, bool) {
+	hi, ok := packTime(key.ticks)
+	if !ok || key.ncalls > packedCalls {
+		return packedKey{}, false
 	}
-	return packKeys(keys, func(key flatKey) (packedKey, bool) {
-		hi, ok := packTime(key.ticks)
-		if !ok || key.ncalls > packedCalls {
-			return packedKey{}, false
-		}
-		return packedKey{hi: hi, lo: (packedCalls-key.ncalls)<<32 | uint64(key.rank), idx: key.idx}, true
-	})
+	return packedKey{hi: hi, lo: (packedCalls-key.ncalls)<<32 | uint64(key.rank), idx: key.idx}, true
 }
 
 // flatKey is what the flat profile's order compares of an entry, copied

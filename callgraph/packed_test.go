@@ -40,16 +40,12 @@ func TestPackedOrders(t *testing.T) {
 					cycle: r.IntN(10) == 0, underscore: r.IntN(3) == 0}
 				flat[i] = flatKey{ticks: tm, ncalls: calls, rank: int32(ranks[i]), idx: int32(i)}
 			}
-			packed, ok := packTotal(total)
+			packed, ok := packKeys(len(total), func(i int) (packedKey, bool) { return packTotal(total[i]) })
 			require.True(t, ok)
 			want := sortedEntries(append([]totalKey(nil), total...), cmpTotal)
 			assert.Equal(t, want, sortPacked(packed), "call-graph order")
 
-			g := &Graph{nameRank: make([]int32, tt.n)}
-			for i, rk := range ranks {
-				g.nameRank[i] = int32(rk)
-			}
-			packedFlat, ok := g.packFlat(flat)
+			packedFlat, ok := packKeys(len(flat), func(i int) (packedKey, bool) { return packFlat(flat[i]) })
 			require.True(t, ok)
 			// The flat order: more self time, then more calls, then name.
 			wantFlat := sortedEntries(append([]flatKey(nil), flat...), func(l, r flatKey) int {
@@ -69,7 +65,7 @@ func TestPackedOrders(t *testing.T) {
 }
 
 // TestPackedKeysRefuse checks the keys that do not pack: NaN, negative and
-// infinite times, call counts beyond the packed field, and unsorted names.
+// infinite times, call counts beyond the packed field.
 func TestPackedKeysRefuse(t *testing.T) {
 	tests := []struct {
 		name string
@@ -82,10 +78,10 @@ func TestPackedKeysRefuse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, ok := packTotal([]totalKey{{total: 1}, tt.key})
-			assert.False(t, ok)
+			_, ok := packTotal(tt.key)
+			assert.False(t, ok, "call-graph key")
+			_, ok = packFlat(flatKey{ticks: tt.key.total, ncalls: tt.key.ncalls})
+			assert.False(t, ok, "flat key")
 		})
 	}
-	_, ok := (&Graph{}).packFlat([]flatKey{{ticks: 1}})
-	assert.False(t, ok, "names not sorted")
 }
