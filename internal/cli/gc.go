@@ -38,18 +38,20 @@ const largeDiffGCPercent = 10
 // Go's default starts collecting at 4 MB and again at each doubling: those
 // collections cost a fifth of the run's CPU on lua (measured with GOGC=400:
 // 0.82x the CPU, peak RSS 10.8 -> 11.2 MB). Larger inputs, where the heap
-// reaches tens of MB and the peak matters more, keep Go's default target
-// except under --diff (largeDiffGCPercent), and collect once the profiles
-// are summed (collectLoaded). Only
-// the classic report and --diff are tuned (their inputs are the files
-// named here), and the rank analysis when it only analyses (see
-// ranksGCPercent); tests drive run and keep the default.
+// reaches tens of MB and the peak matters more, collect once the profiles
+// are summed (collectLoaded), then keep a target a little below Go's
+// default (loadedGCPercent), or under --diff a low one from the start
+// (largeDiffGCPercent); the classic report also loads them on one
+// processor (loadOnOneProcessor). Only the classic report and --diff are
+// tuned (their inputs are the files named here), and the rank analysis
+// when it only analyses (see ranksGCPercent); tests drive run and keep the
+// default.
 func tuneGC(c *config, lookupEnv func(string) (string, bool)) {
-	p, collect := gcPlan(c, lookupEnv)
+	p, loaded := gcPlan(c, lookupEnv)
 	if p > 0 {
 		debug.SetGCPercent(p)
 	}
-	c.collectAfterLoad = collect
+	c.loaded = loaded
 	if loadOnOneProcessor(c, lookupEnv) {
 		c.processors = runtime.GOMAXPROCS(1)
 	}
@@ -85,24 +87,43 @@ func (c *config) restoreProcessors() {
 	}
 }
 
+// loadedPlan is what collectLoaded does once a side's profiles are
+// summed: collect (or not), then set the growth target to percent (0:
+// leave it).
+type loadedPlan struct {
+	collect bool
+	percent int
+}
+
+// loadedGCPercent is the growth target of the classic report on larger
+// inputs once the loaded profile is collected: the graph's build then
+// allocates about as much again as is live, temporaries included, and with
+// Go's default of 100 the collection that follows came while they were
+// still alive. On the synthetic profile (paired runs, medians, -b, -b -q,
+// default output, -b -p) the peak RSS falls by about 1 MB at 90, for the
+// same CPU; at 80 the collection comes earlier and keeps more.
+const loadedGCPercent = 90
+
 // gcPlan is tuneGC's choice: the GOGC value to set (0 to leave it), and
-// whether to collect once the profiles are summed. Small inputs get more
-// room (gcPercent); larger ones in the classic and diff modes a collection
-// after loading, and in diff mode a lower target (largeDiffGCPercent).
-func gcPlan(c *config, lookupEnv func(string) (string, bool)) (percent int, collect bool) {
+// what to do once the profiles are summed. Small inputs get more room
+// (gcPercent); larger ones in the classic and diff modes a collection
+// after loading, in the classic mode followed by a lower target
+// (loadedGCPercent), and in diff mode a lower target from the start
+// (largeDiffGCPercent).
+func gcPlan(c *config, lookupEnv func(string) (string, bool)) (percent int, loaded loadedPlan) {
 	if p := gcPercent(c, lookupEnv); p > 0 {
-		return p, false
+		return p, loadedPlan{}
 	}
 	if _, set := lookupEnv("GOGC"); set {
-		return 0, false
+		return 0, loadedPlan{}
 	}
 	switch c.ext.mode {
 	case modeClassic:
-		return 0, true
+		return 0, loadedPlan{collect: true, percent: loadedGCPercent}
 	case modeDiff:
-		return largeDiffGCPercent, true
+		return largeDiffGCPercent, loadedPlan{collect: true}
 	}
-	return 0, false
+	return 0, loadedPlan{}
 }
 
 // collectLoaded runs the collector once a side's profiles are summed, if
@@ -112,8 +133,11 @@ func gcPlan(c *config, lookupEnv func(string) (string, bool)) (percent int, coll
 // the 20,000-function synthetic profile the peak falls from 33 to 30 MB,
 // for one collection of the summed profile.
 func (c *config) collectLoaded() {
-	if c.collectAfterLoad {
+	if c.loaded.collect {
 		runtime.GC()
+	}
+	if c.loaded.percent > 0 {
+		debug.SetGCPercent(c.loaded.percent)
 	}
 }
 

@@ -65,21 +65,21 @@ func TestGCPlan(t *testing.T) {
 		mode        mode
 		env         func(string) (string, bool)
 		wantPercent int
-		wantCollect bool
+		wantLoaded  loadedPlan
 	}{
-		{"classic", modeClassic, noEnv, 0, true},
-		{"diff", modeDiff, noEnv, largeDiffGCPercent, true},
-		{"GOGC set", modeClassic, withGOGC, 0, false},
-		{"GOGC set, diff", modeDiff, withGOGC, 0, false},
-		{"rank mode", modeRanks, noEnv, 0, false},
+		{"classic", modeClassic, noEnv, 0, loadedPlan{collect: true, percent: loadedGCPercent}},
+		{"diff", modeDiff, noEnv, largeDiffGCPercent, loadedPlan{collect: true}},
+		{"GOGC set", modeClassic, withGOGC, 0, loadedPlan{}},
+		{"GOGC set, diff", modeDiff, withGOGC, 0, loadedPlan{}},
+		{"rank mode", modeRanks, noEnv, 0, loadedPlan{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := &config{image: exe, gmonFiles: []string{large}}
 			c.ext.mode = tt.mode
-			p, collect := gcPlan(c, tt.env)
+			p, loaded := gcPlan(c, tt.env)
 			assert.Equal(t, tt.wantPercent, p)
-			assert.Equal(t, tt.wantCollect, collect)
+			assert.Equal(t, tt.wantLoaded, loaded)
 		})
 	}
 	// Small inputs get more room and no collection.
@@ -89,9 +89,9 @@ func TestGCPlan(t *testing.T) {
 	}
 	c := &config{image: exe, gmonFiles: []string{small}}
 	c.ext.mode = modeDiff
-	p, collect := gcPlan(c, noEnv)
+	p, loaded := gcPlan(c, noEnv)
 	assert.Equal(t, smallGCPercent, p)
-	assert.False(t, collect)
+	assert.Equal(t, loadedPlan{}, loaded)
 }
 
 // TestLoadOnOneProcessor checks which runs load on one processor: the
