@@ -63,9 +63,10 @@ func tuneGC(c *config, lookupEnv func(string) (string, bool)) {
 // second processor idle, the collector's workers run there beside it, and
 // each of the loading's several collections makes a worker stop the main
 // goroutine to scan its stack, spinning and signalling until it stops. On
-// the 20,000-function synthetic profile (-b -q) that took about an eighth
-// of the run's CPU (paired runs, medians: 0.87x the CPU and 0.93x the wall
-// time with one processor for the loading). The graph is built with all
+// the 20,000-function synthetic profile, paired runs, medians against
+// GOMAXPROCS=2: 0.93x (-b) and 0.96x (-b -q) the CPU and the wall time
+// with one processor for the loading, the same peak RSS (0.87x the CPU
+// when the build ran on one processor too). The graph is built with all
 // the processors again (restoreProcessors): its one collection then ends
 // sooner, before the heap has grown past its target (with one processor,
 // the peak RSS grew by 0.7 MB), and the printing formats a large call
