@@ -5,6 +5,7 @@ package callgraph
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strings"
 
@@ -106,6 +107,10 @@ type Graph struct {
 	// topo lists the symbols callees first, the order time propagates in
 	// (empty without arcs).
 	topo []int
+	// nameOrder lists the symbols by raw name and nameRank gives each
+	// symbol's position in that list (see NameOrder); both are nil until
+	// assemble orders the entries.
+	nameOrder, nameRank []int32
 }
 
 // defaultExcluded are the profiling runtime's own functions, which gprof
@@ -358,6 +363,7 @@ func (g *Graph) assemble(prof *gmon.Profile, opt Options) {
 		return
 	}
 
+	g.nameOrder, g.nameRank = sortNames(g.Syms.Syms)
 	g.ByTime = g.totalOrder()
 	for k, i := range g.ByTime {
 		g.Entries[i].Index = k + 1
@@ -665,11 +671,12 @@ func (g *Graph) arcShare(parent, a int) (from int, ratio float64, ok bool) {
 // totalKey is what gprof's call-graph order compares of an entry, copied
 // out of the entries so that sorting reads one compact array.
 type totalKey struct {
-	total  float64 // PropSelf + PropChild
-	ncalls uint64
-	name   string // raw name; empty for a cycle
-	idx    int32
-	cycle  bool
+	total      float64 // PropSelf + PropChild
+	ncalls     uint64
+	name       int32 // position of the raw name in name order
+	idx        int32
+	cycle      bool
+	underscore bool // the raw name starts with '_'
 }
 
 // totalOrder lists all entries in gprof's call-graph order: more total
@@ -677,16 +684,104 @@ type totalKey struct {
 // leading underscore, then more calls, then by raw name; ties keep index
 // order, as a stable sort would leave them.
 func (g *Graph) totalOrder() []int {
-	keys := make([]totalKey, len(g.Entries))
-	for i := range g.Entries {
+	key := func(i int) totalKey {
 		e := &g.Entries[i]
 		k := totalKey{total: float64(e.PropSelf + e.PropChild), ncalls: e.NCalls, idx: int32(i), cycle: e.IsCycle()}
 		if !k.cycle {
-			k.name = e.Sym.Name
+			k.name = g.nameRank[i]
+			k.underscore = strings.HasPrefix(e.Sym.Name, "_")
 		}
-		keys[i] = k
+		return k
+	}
+	if packed, ok := packKeys(len(g.Entries), func(i int) (packedKey, bool) { return packTotal(key(i)) }); ok {
+		return sortPacked(packed)
+	}
+	keys := make([]totalKey, len(g.Entries))
+	for i := range keys {
+		keys[i] = key(i)
 	}
 	return sortedEntries(keys, cmpTotal)
+}
+
+// packedKey is an entry's sort key packed into two words whose unsigned
+// order (hi, then lo) is the order's: sorting such keys compares two
+// integers where the order's own comparison tests several fields.
+type packedKey struct {
+	hi, lo uint64
+	idx    int32
+}
+
+// Bounds of the fields packed into packedKey.lo: the call counts, and the
+// positions in name order and entry indexes.
+const (
+	packedCalls = 1<<30 - 1
+	packedIndex = 1<<31 - 1
+)
+
+// packTime packs a time so that more time gives a lower word; ok is false
+// for NaN, negative and infinite times, which the orders' comparisons
+// treat in their own ways.
+func packTime(t float64) (uint64, bool) {
+	if !(t >= 0) || math.IsInf(t, 1) {
+		return 0, false
+	}
+	if t == 0 {
+		t = 0 // -0 ties with 0
+	}
+	return ^math.Float64bits(t), true
+}
+
+// packTotal packs a key of the call-graph order (see cmpTotal): hi the
+// total time; lo the entry index for a cycle, and for a function 1 (2
+// with a leading underscore) in its top two bits, then the calls (more
+// first), then the name's position. ok is false when it does not fit.
+func packTotal(key totalKey) (packedKey, bool) {
+	hi, ok := packTime(key.total)
+	if !ok || key.ncalls > packedCalls {
+		return packedKey{}, false
+	}
+	lo := uint64(key.idx)
+	if !key.cycle {
+		class := uint64(1)
+		if key.underscore {
+			class = 2
+		}
+		lo = class<<62 | (packedCalls-key.ncalls)<<32 | uint64(key.name)
+	}
+	return packedKey{hi: hi, lo: lo, idx: key.idx}, true
+}
+
+// packKeys packs the keys of n entries, pack(i) packing entry i's; ok is
+// false when one does not fit. The keys are packed straight from the
+// entries: the unpacked keys are made only when needed.
+func packKeys(n int, pack func(i int) (packedKey, bool)) ([]packedKey, bool) {
+	if n > packedIndex {
+		return nil, false
+	}
+	packed := make([]packedKey, n)
+	for i := range packed {
+		p, ok := pack(i)
+		if !ok {
+			return nil, false
+		}
+		packed[i] = p
+	}
+	return packed, true
+}
+
+// sortPacked sorts packed keys and returns their entries in that order.
+func sortPacked(keys []packedKey) []int {
+	slices.SortFunc(keys, func(l, r packedKey) int {
+		if l.hi != r.hi {
+			return cmp.Compare(l.hi, r.hi)
+		}
+		return cmp.Compare(l.lo, r.lo)
+	})
+	order := make([]int, len(keys))
+	for k := range keys {
+		order[k] = int(keys[k].idx)
+	}
+	return order
 }
 
 // keyed is a sort key that knows the entry it was copied from.
@@ -695,16 +790,11 @@ type keyed interface{ entry() int32 }
 func (k totalKey) entry() int32 { return k.idx }
 func (k flatKey) entry() int32  { return k.idx }
 
-// sortedEntries sorts keys by cmpKeys, ties by entry index (where a stable
-// sort of the entries would leave them), and returns their entries in
-// that order.
+// sortedEntries sorts keys by cmpKeys, which must order every two keys
+// (ties broken by entry index, where a stable sort of the entries would
+// leave them), and returns their entries in that order.
 func sortedEntries[K keyed](keys []K, cmpKeys func(l, r K) int) []int {
-	slices.SortFunc(keys, func(l, r K) int {
-		if c := cmpKeys(l, r); c != 0 {
-			return c
-		}
-		return cmp.Compare(l.entry(), r.entry())
-	})
+	slices.SortFunc(keys, cmpKeys)
 	order := make([]int, len(keys))
 	for k := range keys {
 		order[k] = int(keys[k].entry())
@@ -713,7 +803,7 @@ func sortedEntries[K keyed](keys []K, cmpKeys func(l, r K) int) []int {
 }
 
 // cmpTotal compares two entries in gprof's call-graph order (see
-// totalOrder); 0 for ties.
+// totalOrder), ties by index.
 func cmpTotal(l, r totalKey) int {
 	diff := l.total - r.total
 	if diff < 0 {
@@ -725,19 +815,16 @@ func cmpTotal(l, r totalKey) int {
 	// Cycles come before functions; two cycles keep their number order.
 	switch {
 	case l.cycle && r.cycle:
-		return 0
+		return cmp.Compare(l.idx, r.idx)
 	case l.cycle:
 		return -1
 	case r.cycle:
 		return 1
 	}
-	ln, rn := l.name, r.name
-	lu := len(ln) > 0 && ln[0] == '_'
-	ru := len(rn) > 0 && rn[0] == '_'
-	if !lu && ru {
+	if !l.underscore && r.underscore {
 		return -1
 	}
-	if lu && !ru {
+	if l.underscore && !r.underscore {
 		return 1
 	}
 	if l.ncalls > r.ncalls {
@@ -746,7 +833,48 @@ func cmpTotal(l, r totalKey) int {
 	if l.ncalls < r.ncalls {
 		return 1
 	}
-	return cmp.Compare(ln, rn)
+	if c := cmp.Compare(l.name, r.name); c != 0 {
+		return c
+	}
+	return cmp.Compare(l.idx, r.idx)
+}
+
+// NameOrder lists the symbols by raw name, equal names in index (address)
+// order: the order of gprof's index by function name, and the last
+// tie-break of its call-graph and flat-profile orders.
+func (g *Graph) NameOrder() []int32 {
+	if g.nameOrder != nil {
+		return g.nameOrder
+	}
+	order, _ := sortNames(g.Syms.Syms)
+	return order
+}
+
+// sortNames returns the symbol indexes in name order (see NameOrder) and
+// each symbol's position in it. Sorting the names once lets the other
+// orders compare two positions instead of two strings.
+func sortNames(syms []symtab.Symbol) (order, rank []int32) {
+	type nameKey struct {
+		name string
+		idx  int32
+	}
+	keys := make([]nameKey, len(syms))
+	for i := range syms {
+		keys[i] = nameKey{syms[i].Name, int32(i)}
+	}
+	slices.SortFunc(keys, func(l, r nameKey) int {
+		if c := strings.Compare(l.name, r.name); c != 0 {
+			return c
+		}
+		return cmp.Compare(l.idx, r.idx)
+	})
+	order = make([]int32, len(keys))
+	rank = make([]int32, len(keys))
+	for k, key := range keys {
+		order[k] = key.idx
+		rank[key.idx] = int32(k)
+	}
+	return order, rank
 }
 
 // intraCycleArcs tells for each arc whether it joins two members of one
@@ -904,12 +1032,34 @@ func clipToHistogram(prof *gmon.Profile, lo, hi uint64) (uint64, uint64) {
 // FlatOrder returns the symbol indexes in flat-profile order: more self
 // time first, then more calls, then raw name; ties keep address order.
 func (g *Graph) FlatOrder() []int {
+	key := func(i int) flatKey {
+		e := &g.Entries[i]
+		k := flatKey{ticks: e.Ticks, ncalls: e.NCalls, name: e.Sym.Name, idx: int32(i)}
+		if g.nameRank != nil {
+			k.rank = g.nameRank[i]
+		}
+		return k
+	}
+	if g.nameRank != nil {
+		if packed, ok := packKeys(g.NumSyms, func(i int) (packedKey, bool) { return packFlat(key(i)) }); ok {
+			return sortPacked(packed)
+		}
+	}
 	keys := make([]flatKey, g.NumSyms)
 	for i := range keys {
-		e := &g.Entries[i]
-		keys[i] = flatKey{e.Ticks, e.NCalls, e.Sym.Name, int32(i)}
+		keys[i] = key(i)
 	}
-	// Ties keep address order.
+	// Names compare by their positions in name order when assemble has
+	// sorted them; ties keep address order either way.
+	cmpNames := func(l, r flatKey) int {
+		if c := strings.Compare(l.name, r.name); c != 0 {
+			return c
+		}
+		return cmp.Compare(l.idx, r.idx)
+	}
+	if g.nameRank != nil {
+		cmpNames = func(l, r flatKey) int { return cmp.Compare(l.rank, r.rank) }
+	}
 	return sortedEntries(keys, func(l, r flatKey) int {
 		if d := r.ticks - l.ticks; d != 0 {
 			if d < 0 {
@@ -923,8 +1073,19 @@ func (g *Graph) FlatOrder() []int {
 			}
 			return 1
 		}
-		return strings.Compare(l.name, r.name)
+		return cmpNames(l, r)
 	})
+}
+
+// packFlat packs a key of the flat profile's order, whose names have
+// been sorted: hi the self time, lo the calls (more first) above the
+// name's position. ok is false when it does not fit.
+func packFlat(key flatKey) (packedKey, bool) {
+	hi, ok := packTime(key.ticks)
+	if !ok || key.ncalls > packedCalls {
+		return packedKey{}, false
+	}
+	return packedKey{hi: hi, lo: (packedCalls-key.ncalls)<<32 | uint64(key.rank), idx: key.idx}, true
 }
 
 // flatKey is what the flat profile's order compares of an entry, copied
@@ -933,5 +1094,6 @@ type flatKey struct {
 	ticks  float64
 	ncalls uint64
 	name   string
+	rank   int32 // the name's position in name order, if known
 	idx    int32
 }

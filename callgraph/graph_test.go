@@ -79,3 +79,17 @@ func TestPropagationExcludingQ(t *testing.T) {
 	assert.InDelta(t, 40, g.PrintTime, 1e-9, "5 + 10 + 20 + 5 samples")
 	assert.False(t, g.Entries[2].PrintFlag, "Q is listed as (n)")
 }
+
+// TestNameOrder checks the name order of the index: raw names compared
+// bytewise, equal names (two static functions) in address order, the same
+// whether Build computed it or it is computed on demand (ModelOnly).
+func TestNameOrder(t *testing.T) {
+	names := []string{"beta", "_start", "alpha", "beta", "Zed", "alpha2"}
+	// Bytewise: uppercase before '_' before lowercase.
+	want := []int32{4, 1, 2, 5, 0, 3}
+	for _, modelOnly := range []bool{false, true} {
+		tab, prof := synthetic(t, names, []uint16{1, 1, 1, 1, 1, 1}, [][3]int{{0, 2, 1}})
+		g := Build(tab, prof, Options{ModelOnly: modelOnly})
+		assert.Equal(t, want, g.NameOrder(), "ModelOnly %v", modelOnly)
+	}
+}

@@ -8,6 +8,7 @@ package render
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -18,10 +19,15 @@ func fixed(v float64, width, prec int) string {
 	return string(appendFixed(nil, v, width, prec))
 }
 
-// appendFixed appends v formatted as fixed does to b. The number is
-// formatted on the stack first, so that the padding goes in front of it
-// without moving it.
+// appendFixed appends v formatted as fixed does to b. The numbers of the
+// fast path (see scaledDecimal) are written in place after their padding;
+// the others are formatted on the stack first, so that the padding goes in
+// front of them without moving them.
 func appendFixed(b []byte, v float64, width, prec int) []byte {
+	if u, ok := scaledDecimal(v, prec); ok {
+		n := scaledLen(u, prec)
+		return putScaled(appendSpaces(b, width-n), u, prec, n)
+	}
 	var tmp [32]byte
 	var d []byte
 	switch {
@@ -34,7 +40,7 @@ func appendFixed(b []byte, v float64, width, prec int) []byte {
 	case math.IsInf(v, -1):
 		d = append(tmp[:0], "-inf"...)
 	default:
-		d = appendDecimal(tmp[:0], v, prec)
+		d = strconv.AppendFloat(tmp[:0], v, 'f', prec, 64)
 	}
 	b = appendSpaces(b, width-len(d))
 	return append(b, d...)
@@ -44,73 +50,98 @@ func appendFixed(b []byte, v float64, width, prec int) []byte {
 var pow10 = [...]float64{1, 10, 100, 1000, 10000}
 
 // appendDecimal appends v with prec decimals, rounded as printf rounds
-// (the exact binary value, ties to even). Non-negative values whose
-// scaled value has a fraction clear of 1/2 by more than the scaling's
-// rounding error are rounded to an integer and formatted from it (zero
-// and whole numbers included: the error cannot carry them past a half);
-// the rest go through strconv.
+// (the exact binary value, ties to even): from the integer scaledDecimal
+// gives when it can, through strconv otherwise.
 func appendDecimal(b []byte, v float64, prec int) []byte {
-	if prec < len(pow10) && v >= 0 && !math.Signbit(v) {
-		x := v * pow10[prec]
-		if x < 1e15 {
-			n := math.Floor(x)
-			f := x - n
-			// The product is within half an ulp of v*10^prec; x*2^-52,
-			// at least one ulp (and at most 1/4 below 1e15), is a safe
-			// margin.
-			eps := x * 0x1p-52
-			if math.Abs(f-0.5) > eps {
-				u := uint64(n)
-				if f > 0.5 {
-					u++
-				}
-				return appendScaled(b, u, prec)
-			}
-		}
+	if u, ok := scaledDecimal(v, prec); ok {
+		return appendScaled(b, u, prec)
 	}
 	return strconv.AppendFloat(b, v, 'f', prec, 64)
 }
 
+// scaledDecimal returns v*10^prec rounded to an integer as printf rounds
+// it, when that is cheap and safe: for non-negative values whose scaled
+// value has a fraction clear of 1/2 by more than the scaling's rounding
+// error (zero and whole numbers included: the error cannot carry them
+// past a half). ok is false for the rest.
+func scaledDecimal(v float64, prec int) (u uint64, ok bool) {
+	if prec >= len(pow10) || v < 0 || math.Signbit(v) {
+		return 0, false
+	}
+	x := v * pow10[prec]
+	if !(x < 1e15) { // NaN too
+		return 0, false
+	}
+	n := math.Floor(x)
+	f := x - n
+	// The product is within half an ulp of v*10^prec; x*2^-52, at least
+	// one ulp (and at most 1/4 below 1e15), is a safe margin.
+	eps := x * 0x1p-52
+	if math.Abs(f-0.5) <= eps {
+		return 0, false
+	}
+	u = uint64(n)
+	if f > 0.5 {
+		u++
+	}
+	return u, true
+}
+
 // appendScaled appends u / 10^prec with exactly prec decimals and at
-// least one digit before the point. The digits are written from the last
-// one back, on the stack: the numbers printed are small, and this is
-// cheaper than strconv for them.
+// least one digit before the point: cheaper than strconv for the small
+// numbers printed.
 func appendScaled(b []byte, u uint64, prec int) []byte {
-	var buf [32]byte // 20 digits, the point and up to 4 decimals
-	i := len(buf)
+	return putScaled(b, u, prec, scaledLen(u, prec))
+}
+
+// scaledLen is the length of what appendScaled appends.
+func scaledLen(u uint64, prec int) int {
+	n := 1
+	for u >= 10 {
+		u /= 10
+		n++
+	}
+	if prec > 0 {
+		n = max(n, prec+1) + 1 // the point, a digit before it
+	}
+	return n
+}
+
+// putScaled appends u / 10^prec as appendScaled does, n (its scaledLen)
+// bytes, written in place from the last digit back.
+func putScaled(b []byte, u uint64, prec, n int) []byte {
+	start := len(b)
+	b = slices.Grow(b, n)[:start+n]
+	d := b[start:]
+	i := n
 	if prec > 0 {
 		for range prec {
 			i--
-			buf[i] = byte('0' + u%10)
+			d[i] = byte('0' + u%10)
 			u /= 10
 		}
 		i--
-		buf[i] = '.'
+		d[i] = '.'
 	}
-	for {
+	for i > 0 {
 		i--
-		buf[i] = byte('0' + u%10)
+		d[i] = byte('0' + u%10)
 		u /= 10
-		if u == 0 {
-			break
-		}
 	}
-	return append(b, buf[i:]...)
+	return b
 }
 
 // appendUint appends v right-aligned in width columns, as C's "%*d" does.
 func appendUint(b []byte, v uint64, width int) []byte {
-	d := appendScaled(make([]byte, 0, 24), v, 0)
-	b = appendSpaces(b, width-len(d))
-	return append(b, d...)
+	n := scaledLen(v, 0)
+	return putScaled(appendSpaces(b, width-n), v, 0, n)
 }
 
 // appendUintLeft appends v left-aligned in width columns, as C's "%-*d"
 // does.
 func appendUintLeft(b []byte, v uint64, width int) []byte {
-	start := len(b)
-	b = appendScaled(b, v, 0)
-	return appendSpaces(b, width-(len(b)-start))
+	n := scaledLen(v, 0)
+	return appendSpaces(putScaled(b, v, 0, n), width-n)
 }
 
 // appendInt appends v right-aligned in width columns, as C's "%*d" does.

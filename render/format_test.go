@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"math"
 	"math/rand"
 	"strconv"
@@ -30,6 +31,46 @@ func TestAppendDecimalMatchesStrconv(t *testing.T) {
 				want := strconv.FormatFloat(x, 'f', prec, 64)
 				if got := string(appendDecimal(nil, x, prec)); got != want {
 					t.Fatalf("appendDecimal(%v, %d) = %q, want %q", x, prec, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestAppendNumbersMatchFmt checks the integer and fixed-point formatting
+// against fmt's "%*d", "%-*d" and "%*.*f" (C's printf for these), on
+// values around every power of ten and random ones, in several widths.
+func TestAppendNumbersMatchFmt(t *testing.T) {
+	uints := []uint64{0, 1, 9, math.MaxUint64, math.MaxUint64 - 1}
+	for p := uint64(1); p <= 1e19; p *= 10 {
+		uints = append(uints, p-1, p, p+1)
+		if p > math.MaxUint64/10 {
+			break
+		}
+	}
+	r := rand.New(rand.NewSource(2))
+	for range 5000 {
+		uints = append(uints, r.Uint64(), r.Uint64()>>uint(r.Intn(64)))
+	}
+	for _, v := range uints {
+		for _, w := range []int{0, 1, 7, 8, 25} {
+			if got, want := string(appendUint(nil, v, w)), fmt.Sprintf("%*d", w, v); got != want {
+				t.Fatalf("appendUint(%d, %d) = %q, want %q", v, w, got, want)
+			}
+			if got, want := string(appendUintLeft(nil, v, w)), fmt.Sprintf("%-*d", w, v); got != want {
+				t.Fatalf("appendUintLeft(%d, %d) = %q, want %q", v, w, got, want)
+			}
+		}
+	}
+	floats := []float64{0, 0.004, 0.005, 0.5, 9.995, 99.99, 1e14 + 0.25, 1e15, 1e300}
+	for range 5000 {
+		floats = append(floats, float64(r.Uint64()>>uint(r.Intn(64)))/100, math.Exp(r.Float64()*60-30))
+	}
+	for _, v := range floats {
+		for prec := range 6 {
+			for _, w := range []int{0, 5, 7, 11} {
+				if got, want := string(appendFixed(nil, v, w, prec)), fmt.Sprintf("%*.*f", w, prec, v); got != want {
+					t.Fatalf("appendFixed(%v, %d, %d) = %q, want %q", v, w, prec, got, want)
 				}
 			}
 		}

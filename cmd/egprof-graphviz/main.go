@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 
 	"github.com/goccy/go-graphviz"
 
@@ -126,10 +127,37 @@ func render(ctx context.Context, gv *graphviz.Graphviz, dot []byte, f graphviz.F
 	return nil
 }
 
+// recordGCPercent is the collector's growth target while graphviz lays
+// out and draws into pngEngine, unless the environment sets GOGC. The
+// garbage of that step is go-graphviz's (v0.2.10): every field read
+// across into its WASM module makes three new wazero function handles,
+// each with a call stack of its own, and with Go's default target the 200
+// functions of ninja's -O0 profile cost about 200 collections. Paired
+// runs, medians, on that picture: 0.83x the CPU of egprof-graphviz, peak
+// RSS 65.6 against 62.3 MiB. Drawing the pixels keeps the default.
+const recordGCPercent = 400
+
+// recordGC returns the growth target to set while recording (see
+// recordGCPercent), or ok false when the environment sets GOGC.
+func recordGC(lookupEnv func(string) (string, bool)) (percent int, ok bool) {
+	if _, set := lookupEnv("GOGC"); set {
+		return 0, false
+	}
+	return recordGCPercent, true
+}
+
 // drawPNG lays out the DOT graph, records graphviz's drawing with
 // pngEngine, and only then draws the pixels and writes the PNG to w.
 func drawPNG(dot []byte, w io.Writer) error {
-	pic, err := recordPNG(dot)
+	var pic *picture
+	var err error
+	if p, ok := recordGC(os.LookupEnv); ok {
+		old := debug.SetGCPercent(p)
+		pic, err = recordPNG(dot)
+		debug.SetGCPercent(old)
+	} else {
+		pic, err = recordPNG(dot)
+	}
 	if err != nil {
 		return err
 	}

@@ -190,3 +190,25 @@ func TestPNGShapes(t *testing.T) {
 	// loop's area.
 	assert.Less(t, count(0xff00ff), 100, "self loop not filled")
 }
+
+// TestRecordGC checks the growth target of the recording: recordGCPercent,
+// unless the environment sets GOGC.
+func TestRecordGC(t *testing.T) {
+	tests := []struct {
+		name    string
+		env     map[string]string
+		percent int
+		ok      bool
+	}{
+		{"default", nil, recordGCPercent, true},
+		{"GOGC set", map[string]string{"GOGC": "100"}, 0, false},
+		{"GOGC off", map[string]string{"GOGC": "off"}, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, ok := recordGC(func(k string) (string, bool) { v, set := tt.env[k]; return v, set })
+			assert.Equal(t, tt.percent, p)
+			assert.Equal(t, tt.ok, ok)
+		})
+	}
+}

@@ -148,6 +148,7 @@ func (c *config) classic(tab *symtab.Table, prof *gmon.Profile, files []string, 
 	if c.ext.mode != modeRanks {
 		belongErr = c.checkBelongs(prof, tab)
 	}
+	c.restoreProcessors()
 	g := c.buildGraph(tab, prof, style&styleSum == 0 && c.ext.mode != modeRanks, c.modelOnly(style))
 	var blocks *callgraph.Blocks
 	if c.line {

@@ -38,38 +38,93 @@ const largeDiffGCPercent = 10
 // Go's default starts collecting at 4 MB and again at each doubling: those
 // collections cost a fifth of the run's CPU on lua (measured with GOGC=400:
 // 0.82x the CPU, peak RSS 10.8 -> 11.2 MB). Larger inputs, where the heap
-// reaches tens of MB and the peak matters more, keep Go's default target
-// except under --diff (largeDiffGCPercent), and collect once the profiles
-// are summed (collectLoaded). Only
-// the classic report and --diff are tuned (their inputs are the files
-// named here), and the rank analysis when it only analyses (see
-// ranksGCPercent); tests drive run and keep the default.
+// reaches tens of MB and the peak matters more, collect once the profiles
+// are summed (collectLoaded), then keep a target a little below Go's
+// default (loadedGCPercent), or under --diff a low one from the start
+// (largeDiffGCPercent); the classic report also loads them on one
+// processor (loadOnOneProcessor). Only the classic report and --diff are
+// tuned (their inputs are the files named here), and the rank analysis
+// when it only analyses (see ranksGCPercent); tests drive run and keep the
+// default.
 func tuneGC(c *config, lookupEnv func(string) (string, bool)) {
-	p, collect := gcPlan(c, lookupEnv)
+	p, loaded := gcPlan(c, lookupEnv)
 	if p > 0 {
 		debug.SetGCPercent(p)
 	}
-	c.collectAfterLoad = collect
+	c.loaded = loaded
+	if loadOnOneProcessor(c, lookupEnv) {
+		c.processors = runtime.GOMAXPROCS(1)
+	}
 }
 
+// loadOnOneProcessor reports whether the classic report loads inputs that
+// are not small with one processor for Go code (GOMAXPROCS=1), unless the
+// environment sets GOMAXPROCS. The loading runs on one goroutine; with a
+// second processor idle, the collector's workers run there beside it, and
+// each of the loading's several collections makes a worker stop the main
+// goroutine to scan its stack, spinning and signalling until it stops. On
+// the 20,000-function synthetic profile, paired runs, medians against
+// GOMAXPROCS=2: 0.93x (-b) and 0.96x (-b -q) the CPU and the wall time
+// with one processor for the loading, the same peak RSS (0.87x the CPU
+// when the build ran on one processor too). The graph is built with all
+// the processors again (restoreProcessors): its one collection then ends
+// sooner, before the heap has grown past its target (with one processor,
+// the peak RSS grew by 0.7 MB), and the printing formats a large call
+// graph on several goroutines. Small inputs, with few collections, gain
+// nothing.
+func loadOnOneProcessor(c *config, lookupEnv func(string) (string, bool)) bool {
+	if _, set := lookupEnv("GOMAXPROCS"); set {
+		return false
+	}
+	return c.ext.mode == modeClassic && !smallInputs(c)
+}
+
+// restoreProcessors gives back the processors that tuneGC took away for
+// the loading (see loadOnOneProcessor).
+func (c *config) restoreProcessors() {
+	if c.processors > 0 {
+		runtime.GOMAXPROCS(c.processors)
+		c.processors = 0
+	}
+}
+
+// loadedPlan is what collectLoaded does once a side's profiles are
+// summed: collect (or not), then set the growth target to percent (0:
+// leave it).
+type loadedPlan struct {
+	collect bool
+	percent int
+}
+
+// loadedGCPercent is the growth target of the classic report on larger
+// inputs once the loaded profile is collected: the graph's build then
+// allocates about as much again as is live, temporaries included, and with
+// Go's default of 100 the collection that follows came while they were
+// still alive. On the synthetic profile (paired runs, medians, -b, -b -q,
+// default output, -b -p) the peak RSS falls by about 1 MB at 90, for the
+// same CPU; at 80 the collection comes earlier and keeps more.
+const loadedGCPercent = 90
+
 // gcPlan is tuneGC's choice: the GOGC value to set (0 to leave it), and
-// whether to collect once the profiles are summed. Small inputs get more
-// room (gcPercent); larger ones in the classic and diff modes a collection
-// after loading, and in diff mode a lower target (largeDiffGCPercent).
-func gcPlan(c *config, lookupEnv func(string) (string, bool)) (percent int, collect bool) {
+// what to do once the profiles are summed. Small inputs get more room
+// (gcPercent); larger ones in the classic and diff modes a collection
+// after loading, in the classic mode followed by a lower target
+// (loadedGCPercent), and in diff mode a lower target from the start
+// (largeDiffGCPercent).
+func gcPlan(c *config, lookupEnv func(string) (string, bool)) (percent int, loaded loadedPlan) {
 	if p := gcPercent(c, lookupEnv); p > 0 {
-		return p, false
+		return p, loadedPlan{}
 	}
 	if _, set := lookupEnv("GOGC"); set {
-		return 0, false
+		return 0, loadedPlan{}
 	}
 	switch c.ext.mode {
 	case modeClassic:
-		return 0, true
+		return 0, loadedPlan{collect: true, percent: loadedGCPercent}
 	case modeDiff:
-		return largeDiffGCPercent, true
+		return largeDiffGCPercent, loadedPlan{collect: true}
 	}
-	return 0, false
+	return 0, loadedPlan{}
 }
 
 // collectLoaded runs the collector once a side's profiles are summed, if
@@ -79,8 +134,11 @@ func gcPlan(c *config, lookupEnv func(string) (string, bool)) (percent int, coll
 // the 20,000-function synthetic profile the peak falls from 33 to 30 MB,
 // for one collection of the summed profile.
 func (c *config) collectLoaded() {
-	if c.collectAfterLoad {
+	if c.loaded.collect {
 		runtime.GC()
+	}
+	if c.loaded.percent > 0 {
+		debug.SetGCPercent(c.loaded.percent)
 	}
 }
 
@@ -96,6 +154,16 @@ func gcPercent(c *config, lookupEnv func(string) (string, bool)) int {
 	if c.ext.mode != modeClassic && c.ext.mode != modeDiff {
 		return 0
 	}
+	if !smallInputs(c) {
+		return 0
+	}
+	return smallGCPercent
+}
+
+// smallInputs reports whether the executable and the profiles (those of
+// --diff included) are small: regular files of at most smallExecutable
+// and smallProfiles bytes.
+func smallInputs(c *config) bool {
 	size := func(name string) int64 {
 		st, err := os.Stat(name)
 		if err != nil || !st.Mode().IsRegular() {
@@ -105,20 +173,17 @@ func gcPercent(c *config, lookupEnv func(string) (string, bool)) int {
 	}
 	exe := size(c.image)
 	if exe < 0 || exe > smallExecutable {
-		return 0
+		return false
 	}
 	var total int64
 	for _, files := range [][]string{c.gmonFiles, c.ext.diffFiles} {
 		for _, f := range files {
 			n := size(f)
 			if n < 0 {
-				return 0
+				return false
 			}
 			total += n
 		}
 	}
-	if total > smallProfiles {
-		return 0
-	}
-	return smallGCPercent
+	return total <= smallProfiles
 }

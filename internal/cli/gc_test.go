@@ -57,14 +57,7 @@ func TestGCPlan(t *testing.T) {
 	dir := t.TempDir()
 	exe := filepath.Join(dir, "prog")
 	large := filepath.Join(dir, "gmon.large")
-	for name, size := range map[string]int64{exe: 1000, large: smallProfiles + 1} {
-		if err := os.WriteFile(name, nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Truncate(name, size); err != nil { // sparse
-			t.Fatal(err)
-		}
-	}
+	writeSparse(t, map[string]int64{exe: 1000, large: smallProfiles + 1})
 	noEnv := func(string) (string, bool) { return "", false }
 	withGOGC := func(k string) (string, bool) { return "100", k == "GOGC" }
 	tests := []struct {
@@ -72,21 +65,21 @@ func TestGCPlan(t *testing.T) {
 		mode        mode
 		env         func(string) (string, bool)
 		wantPercent int
-		wantCollect bool
+		wantLoaded  loadedPlan
 	}{
-		{"classic", modeClassic, noEnv, 0, true},
-		{"diff", modeDiff, noEnv, largeDiffGCPercent, true},
-		{"GOGC set", modeClassic, withGOGC, 0, false},
-		{"GOGC set, diff", modeDiff, withGOGC, 0, false},
-		{"rank mode", modeRanks, noEnv, 0, false},
+		{"classic", modeClassic, noEnv, 0, loadedPlan{collect: true, percent: loadedGCPercent}},
+		{"diff", modeDiff, noEnv, largeDiffGCPercent, loadedPlan{collect: true}},
+		{"GOGC set", modeClassic, withGOGC, 0, loadedPlan{}},
+		{"GOGC set, diff", modeDiff, withGOGC, 0, loadedPlan{}},
+		{"rank mode", modeRanks, noEnv, 0, loadedPlan{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := &config{image: exe, gmonFiles: []string{large}}
 			c.ext.mode = tt.mode
-			p, collect := gcPlan(c, tt.env)
+			p, loaded := gcPlan(c, tt.env)
 			assert.Equal(t, tt.wantPercent, p)
-			assert.Equal(t, tt.wantCollect, collect)
+			assert.Equal(t, tt.wantLoaded, loaded)
 		})
 	}
 	// Small inputs get more room and no collection.
@@ -96,7 +89,52 @@ func TestGCPlan(t *testing.T) {
 	}
 	c := &config{image: exe, gmonFiles: []string{small}}
 	c.ext.mode = modeDiff
-	p, collect := gcPlan(c, noEnv)
+	p, loaded := gcPlan(c, noEnv)
 	assert.Equal(t, smallGCPercent, p)
-	assert.False(t, collect)
+	assert.Equal(t, loadedPlan{}, loaded)
+}
+
+// TestLoadOnOneProcessor checks which runs load on one processor: the
+// classic report of inputs that are not small, unless GOMAXPROCS is set.
+func TestLoadOnOneProcessor(t *testing.T) {
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "prog")
+	small := filepath.Join(dir, "gmon.out")
+	large := filepath.Join(dir, "gmon.large")
+	writeSparse(t, map[string]int64{exe: 1000, small: 1000, large: smallProfiles + 1})
+	noEnv := func(string) (string, bool) { return "", false }
+	withProcs := func(k string) (string, bool) { return "2", k == "GOMAXPROCS" }
+	tests := []struct {
+		name string
+		mode mode
+		gmon string
+		env  func(string) (string, bool)
+		want bool
+	}{
+		{"classic, large", modeClassic, large, noEnv, true},
+		{"classic, small", modeClassic, small, noEnv, false},
+		{"GOMAXPROCS set", modeClassic, large, withProcs, false},
+		{"diff", modeDiff, large, noEnv, false},
+		{"rank mode", modeRanks, large, noEnv, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &config{image: exe, gmonFiles: []string{tt.gmon}}
+			c.ext.mode = tt.mode
+			assert.Equal(t, tt.want, loadOnOneProcessor(c, tt.env))
+		})
+	}
+}
+
+// writeSparse makes each named file a sparse file of the given size.
+func writeSparse(t *testing.T, files map[string]int64) {
+	t.Helper()
+	for name, size := range files {
+		if err := os.WriteFile(name, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Truncate(name, size); err != nil {
+			t.Fatal(err)
+		}
+	}
 }

@@ -56,9 +56,12 @@ type config struct {
 	image         string
 	gmonFiles     []string
 	ext           extConfig // egprof's own options
-	// collectAfterLoad asks for a collection once the profiles are
+	// loaded is what to do with the collector once the profiles are
 	// summed (see tuneGC).
-	collectAfterLoad bool
+	loaded loadedPlan
+	// processors is GOMAXPROCS as it was before tuneGC lowered it to one
+	// for the loading (0: not lowered; see loadOnOneProcessor).
+	processors int
 }
 
 // exitNow is returned by applyOption when the command is finished (-v, -h)
