@@ -312,7 +312,9 @@ func build(path string, f *elf.File, fileSize int64, opt Options) (*Table, []raw
 		return t, raws, err
 	}
 
-	syms := make([]Symbol, 0, len(raws)/2)
+	// Room for every entry: the symbols kept are most of them, and the
+	// pages of the room left over are never touched.
+	syms := make([]Symbol, 0, len(raws))
 	objFile := "" // the STT_FILE entry that local symbols follow
 	for _, r := range raws {
 		if elf.ST_TYPE(r.info) == elf.STT_FILE {
@@ -638,11 +640,27 @@ func sortByAddr(syms []Symbol) {
 		}
 		return cmp.Compare(a.rest, b.rest)
 	})
-	sorted := make([]Symbol, len(syms))
-	for i, k := range keys {
-		sorted[i] = syms[uint32(k.rest)]
+	// Position i takes the symbol at the position in keys[i]'s low bits:
+	// follow each cycle of that permutation, moving every symbol once,
+	// in place (a sorted copy would be one more array of symbols).
+	const moved = 1 << 63
+	for i := range keys {
+		if keys[i].rest&moved != 0 {
+			continue
+		}
+		first := syms[i]
+		j := i
+		for {
+			from := int(uint32(keys[j].rest))
+			keys[j].rest |= moved
+			if from == i {
+				syms[j] = first
+				break
+			}
+			syms[j] = syms[from]
+			j = from
+		}
 	}
-	copy(syms, sorted)
 }
 
 // addrCmp is AddrOrder as a three-way comparison.
