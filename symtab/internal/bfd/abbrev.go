@@ -1,6 +1,9 @@
 package bfd
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // abbrevAttr is one attribute specification of an abbreviation.
 type abbrevAttr struct {
@@ -29,8 +32,8 @@ type abbrev struct {
 // the data (stepVariable) or whose value the second pass of scanUnit uses
 // (stepValue).
 type skipStep struct {
-	fixed    int
-	from, to int
+	fixed    int32
+	from, to int32 // an abbreviation's attributes are fewer than its section's bytes
 }
 
 // The kinds of single-attribute steps.
@@ -259,7 +262,8 @@ func (s *Lines) skipPlan(u *unit, ab *abbrev) []skipStep {
 		return ab.skip
 	}
 	plan := s.planScratch[:0]
-	for i, spec := range ab.attrs {
+	for j, spec := range ab.attrs {
+		i := int32(j)
 		if usedAttr(ab.tag, spec.name) {
 			plan = append(plan, skipStep{fixed: stepValue, from: i, to: i + 1})
 			continue
@@ -269,12 +273,14 @@ func (s *Lines) skipPlan(u *unit, ab *abbrev) []skipStep {
 			plan = append(plan, skipStep{fixed: stepVariable, from: i, to: i + 1})
 			continue
 		}
-		if k := len(plan) - 1; k >= 0 && plan[k].fixed >= 0 {
-			plan[k].fixed += n
+		// A run stops short of 2^31 bytes (only a forged table gets
+		// there).
+		if k := len(plan) - 1; k >= 0 && plan[k].fixed >= 0 && plan[k].fixed < math.MaxInt32-16 {
+			plan[k].fixed += int32(n)
 			plan[k].to = i + 1
 			continue
 		}
-		plan = append(plan, skipStep{fixed: n, from: i, to: i + 1})
+		plan = append(plan, skipStep{fixed: int32(n), from: i, to: i + 1})
 	}
 	s.planScratch = plan
 	ab.skip, ab.planKey = keep(&s.store.steps, plan), key
@@ -304,8 +310,8 @@ func (s *Lines) skipStep(u *unit, ab *abbrev, st skipStep, b *buf) bool {
 	if st.fixed >= 0 {
 		// Every value of the run starts before the end, so none of
 		// BFD's checks can fire: step over them together.
-		if b.err == nil && st.fixed < b.end-b.off {
-			b.off += st.fixed
+		if b.err == nil && int(st.fixed) < b.end-b.off {
+			b.off += int(st.fixed)
 			return true
 		}
 	} else if b.err == nil && b.off < b.end {
