@@ -194,10 +194,10 @@ func load(path string, r io.ReaderAt, fileSize int64, opt Options) (*Table, erro
 		return nil, err
 	}
 	t.readFileData(f, opt, raws)
-	if text := textSection(f); text != nil && text.Type != elf.SHT_NOBITS {
+	if text := textSection(f); text != nil {
 		// -l looks up every address of .text: a size no file holds
 		// would take hours (gprof never finishes).
-		if err := checkInFile(f, text, fileSize); err != nil {
+		if err := checkWalkable(f, text, fileSize); err != nil {
 			t.textErr = fmt.Errorf("%s: %w", path, err)
 		}
 	}
@@ -431,16 +431,36 @@ func checkInFile(f *elf.File, sec *elf.Section, fileSize int64) error {
 		return nil
 	}
 	if sec.Offset > uint64(fileSize) || sec.Size > uint64(fileSize)-sec.Offset {
-		index := 0
-		for i, s := range f.Sections {
-			if s == sec {
-				index = i
-			}
-		}
 		return fmt.Errorf("%s (section %d): sh_offset 0x%x + sh_size 0x%x runs past the end of the file (%d bytes)",
-			sec.Name, index, sec.Offset, sec.Size, fileSize)
+			sec.Name, sectionIndex(f, sec), sec.Offset, sec.Size, fileSize)
 	}
 	return nil
+}
+
+// checkWalkable reports whether -l may walk every address of the code
+// section sec: its bytes must lie in the file (checkInFile), and a section
+// without contents (SHT_NOBITS, as in a file of debug information only)
+// must not be larger than the file either, the bound a section with
+// contents has.
+func checkWalkable(f *elf.File, sec *elf.Section, fileSize int64) error {
+	if sec.Type != elf.SHT_NOBITS {
+		return checkInFile(f, sec, fileSize)
+	}
+	if fileSize > 0 && sec.Size > uint64(fileSize) {
+		return fmt.Errorf("%s (section %d): a section without contents (SHT_NOBITS) whose sh_size 0x%x is larger than the file (%d bytes)",
+			sec.Name, sectionIndex(f, sec), sec.Size, fileSize)
+	}
+	return nil
+}
+
+// sectionIndex returns the index of sec among f's sections.
+func sectionIndex(f *elf.File, sec *elf.Section) int {
+	for i, s := range f.Sections {
+		if s == sec {
+			return i
+		}
+	}
+	return 0
 }
 
 func cString(tab []byte, off uint32) string {

@@ -79,6 +79,10 @@ func TestRobustExecutable(t *testing.T) {
 		{name: ".text size past the end, -l", dir: demo, args: lines, edit: setSection(".text", "sh_size", 0x7fff0000),
 			gprof:   "looks up 2^31 addresses (hours)",
 			wantErr: []string{"prog", ".text (section 15)", "sh_size 0x7fff0000", "past the end of the file"}},
+		{name: ".text without contents larger than the file, -l", dir: demo, args: lines,
+			edit:    editAll(setSection(".text", "sh_type", uint64(elf.SHT_NOBITS)), setSection(".text", "sh_size", 0x7fff0000)),
+			gprof:   "looks up 2^31 addresses (hours)",
+			wantErr: []string{"prog", ".text (section 15)", "SHT_NOBITS", "sh_size 0x7fff0000", "larger than the file"}},
 		{name: ".strtab without terminator", dir: demo, args: flat, edit: unterminatedStrtab,
 			gprof:   `every name printed as "(null)", exit 0`,
 			wantErr: []string{"prog", ".strtab (section 35, file offset 0x41e8", "NUL"}},
@@ -281,6 +285,16 @@ func setHeader(field string, v uint64) exeEdit {
 func setByte(off int, v byte) exeEdit {
 	return func(t *testing.T, data []byte, f *elf.File) []byte {
 		data[off] = v
+		return data
+	}
+}
+
+// editAll applies edits in turn.
+func editAll(edits ...exeEdit) exeEdit {
+	return func(t *testing.T, data []byte, f *elf.File) []byte {
+		for _, e := range edits {
+			data = e(t, data, f)
+		}
 		return data
 	}
 }
