@@ -127,6 +127,9 @@ func (r *Reader) FailAt(off int, format string, args ...any) {
 // Offset returns the file offset of the next field, for FailAt.
 func (r *Reader) Offset() int { return r.off }
 
+// Remaining returns the number of bytes left to read.
+func (r *Reader) Remaining() int { return len(r.data) - r.off }
+
 // Err returns the first problem, or nil.
 func (r *Reader) Err() error { return r.err }
 

@@ -229,11 +229,18 @@ func decodeValue(r *binfmt.Reader, v reflect.Value) {
 	case reflect.String:
 		v.SetString(r.String(t.String()))
 	case reflect.Slice:
-		n := r.Count(t.String()+" length", 1)
-		if r.Err() != nil || n == 0 {
+		// The length is written plus one (0 is a nil slice); every
+		// element takes at least a byte.
+		off := r.Offset()
+		plusOne := r.Uint(t.String() + " length")
+		if r.Err() != nil || plusOne == 0 {
 			return
 		}
-		n--
+		if plusOne-1 > uint64(r.Remaining()) {
+			r.FailAt(off, "%v length %d is more than the %d bytes left can hold", t, plusOne-1, r.Remaining())
+			return
+		}
+		n := int(plusOne - 1)
 		if t.Elem().Kind() == reflect.Uint8 {
 			v.SetBytes(append([]byte{}, r.Bytes(t.String(), n)...))
 			return

@@ -147,6 +147,31 @@ func TestEdgeValues(t *testing.T) {
 	assert.Equal(t, want, out)
 }
 
+// A list whose elements fill the message to its last byte is read back:
+// its length is written plus one, which must not count against the bytes
+// its elements need (a fuzzed reply with one empty skipped line was
+// refused once written again).
+func TestListsEndingTheMessage(t *testing.T) {
+	tests := []struct {
+		name  string
+		reply Reply
+	}{
+		{"one empty line", Reply{Skipped: []string{""}}},
+		{"two empty lines", Reply{Skipped: []string{"", ""}}},
+		{"one short line", Reply{Skipped: []string{"a"}}},
+		{"a chart of no bytes", Reply{Charts: []Chart{{Name: "a.svg", SVG: []byte{}}}, Skipped: []string{}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data, err := marshal(replySignature, &tt.reply)
+			require.NoError(t, err)
+			back, err := ReadReply(bytes.NewReader(data))
+			require.NoError(t, err)
+			assert.Equal(t, tt.reply, *back)
+		})
+	}
+}
+
 // Types the messages cannot carry are refused when writing, with the
 // type named.
 func TestTypesRefused(t *testing.T) {
