@@ -312,9 +312,16 @@ func build(path string, f *elf.File, fileSize int64, opt Options) (*Table, []raw
 		return t, raws, err
 	}
 
-	// Room for every entry: the symbols kept are most of them, and the
-	// pages of the room left over are never touched.
-	syms := make([]Symbol, 0, len(raws))
+	// Room for exactly the symbols kept (the mapping below only drops
+	// some): growing the list by doubling copied it, and room for every
+	// entry is cleared, page by page, when the memory is reused.
+	kept := 0
+	for _, r := range raws {
+		if _, ok := classify(f, r, strtab, opt); ok {
+			kept++
+		}
+	}
+	syms := make([]Symbol, 0, kept)
 	objFile := "" // the STT_FILE entry that local symbols follow
 	for _, r := range raws {
 		if elf.ST_TYPE(r.info) == elf.STT_FILE {
