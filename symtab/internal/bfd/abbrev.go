@@ -127,7 +127,7 @@ func (s *Lines) readAbbrevs(off uint64) *abbrevTable {
 			}
 			attrs = append(attrs, abbrevAttr{name: name, form: form, implicit: implicit})
 		}
-		ab.attrs = s.store.attrs(attrs)
+		ab.attrs = keep(&s.store.attr, attrs)
 		scratch.set(num, ab)
 		if b.atEnd() {
 			break
@@ -173,11 +173,6 @@ func (st *abbrevStore) newAbbrev() *abbrev {
 	return &st.abbrevs[len(st.abbrevs)-1]
 }
 
-// attrs returns a copy of a, or nil when it is empty.
-func (st *abbrevStore) attrs(a []abbrevAttr) []abbrevAttr {
-	return keep(&st.attr, a)
-}
-
 // keep copies a into *chunk (a new chunk when it is full) and returns the
 // copy, capped at its length; nil when a is empty.
 func keep[T any](chunk *[]T, a []T) []T {
@@ -221,43 +216,45 @@ func (u *unit) fixedFormSize(form uint32) (int, bool) {
 	return 0, false
 }
 
-// fixedSize is u.fixedFormSize, extended to the indexed forms whose
-// values BFD resolves without any effect: a string index when .debug_str
-// and .debug_str_offsets exist, an address index when .debug_addr does
-// (read_indexed_string and read_indexed_address only complain about a
-// missing section; a bad index just gives no value). Whether the sections
-// exist never changes, so plans made with it stay valid.
+// fixedSize is u.fixedFormSize, extended to the indexed forms of fixed
+// size whose values resolve without effect (see resolvesQuietly).
 func (s *Lines) fixedSize(u *unit, form uint32) (int, bool) {
+	n := 0
 	switch form {
-	case formStrx1, formStrx2, formStrx3, formStrx4:
-		if !s.str.ok || !s.strOffsets.ok {
-			return 0, false
-		}
-	case formAddrx1, formAddrx2, formAddrx3, formAddrx4:
-		if !s.addr.ok {
-			return 0, false
-		}
+	case formStrx1, formAddrx1:
+		n = 1
+	case formStrx2, formAddrx2:
+		n = 2
+	case formStrx3, formAddrx3:
+		n = 3
+	case formStrx4, formAddrx4:
+		n = 4
 	default:
 		return u.fixedFormSize(form)
 	}
+	return n, s.resolvesQuietly(form)
+}
+
+// resolvesQuietly reports whether BFD resolves a value of the indexed form
+// (strx*, addrx*) without any effect: a string index when .debug_str and
+// .debug_str_offsets exist, an address index when .debug_addr does
+// (read_indexed_string and read_indexed_address only complain about a
+// missing section; a bad index just gives no value). Whether the sections
+// exist never changes, so plans made with it stay valid.
+func (s *Lines) resolvesQuietly(form uint32) bool {
 	switch form {
-	case formStrx1, formAddrx1:
-		return 1, true
-	case formStrx2, formAddrx2:
-		return 2, true
-	case formStrx3, formAddrx3:
-		return 3, true
+	case formStrx1, formStrx2, formStrx3, formStrx4, formStrx:
+		return s.str.ok && s.strOffsets.ok
+	case formAddrx1, formAddrx2, formAddrx3, formAddrx4, formAddrx:
+		return s.addr.ok
 	}
-	return 4, true
+	return false
 }
 
 // skipPlan returns the plan for reading DIEs of ab in unit u: runs of
 // attributes of fixed sizes whose values are not used merged into one step.
 func (s *Lines) skipPlan(u *unit, ab *abbrev) []skipStep {
-	key := u.planKey
-	if key == 0 {
-		key = u.makePlanKey() // a unit not made by parseUnit
-	}
+	key := uint32(u.addrSize) | uint32(u.offsetSize)<<8 | uint32(min(u.version, 3))<<16 | 1<<24
 	if ab.planKey == key {
 		return ab.skip
 	}
@@ -285,12 +282,6 @@ func (s *Lines) skipPlan(u *unit, ab *abbrev) []skipStep {
 	s.planScratch = plan
 	ab.skip, ab.planKey = keep(&s.store.steps, plan), key
 	return ab.skip
-}
-
-// makePlanKey returns what the sizes of the unit's fixed-size values
-// depend on, never 0 (the key of an abbreviation without a plan).
-func (u *unit) makePlanKey() uint32 {
-	return uint32(u.addrSize) | uint32(u.offsetSize)<<8 | uint32(min(u.version, 3))<<16 | 1<<24
 }
 
 // skipDIE steps over the attribute values of a DIE of ab, as reading each
@@ -324,9 +315,7 @@ func (s *Lines) skipStep(u *unit, ab *abbrev, st skipStep, b *buf) bool {
 			b.uleb()
 			return true
 		case formStrx, formAddrx:
-			// As in fixedSize: with the sections present, resolving
-			// the index has no effect.
-			if (spec.form == formStrx && s.str.ok && s.strOffsets.ok) || (spec.form == formAddrx && s.addr.ok) {
+			if s.resolvesQuietly(spec.form) {
 				b.uleb()
 				return true
 			}

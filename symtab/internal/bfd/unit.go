@@ -26,9 +26,6 @@ type unit struct {
 	funcs       []*funcInfo
 	lookup      []funcLookup
 	mark        bool
-	// planKey names what the DIE plans of the unit depend on (see
-	// skipPlan).
-	planKey uint32
 }
 
 // nextUnit parses the next unit of .debug_info (stash_comp_unit). A unit
@@ -122,7 +119,6 @@ func (s *Lines) parseUnit(off, length, start, offsetSize int) *unit {
 		offsetSize: offsetSize,
 		abbrevs:    abbrevs,
 	}
-	u.planKey = u.makePlanKey()
 	compUnit := ab.tag == tagCompileUnit
 	var lowPC, highPC uint64
 	highRel := false
