@@ -2,12 +2,12 @@ package ranks
 
 import (
 	"cmp"
-	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
 	"regexp"
 	"strings"
 
+	"github.com/egprof/egprof/internal/digest"
 	"github.com/egprof/egprof/symtab"
 )
 
@@ -316,7 +316,7 @@ func NewLayout(tab *symtab.Table, cfg Config, demangle func(string) string) (*La
 // kinds, text range): two profiles can be merged only when they come from
 // executables with the same fingerprint.
 func Fingerprint(tab *symtab.Table) [32]byte {
-	h := sha256.New()
+	h := digest.New()
 	var buf [8]byte
 	put := func(v uint64) {
 		binary.LittleEndian.PutUint64(buf[:], v)
@@ -343,7 +343,5 @@ func Fingerprint(tab *symtab.Table) [32]byte {
 		}
 		put(flags)
 	}
-	var out [32]byte
-	copy(out[:], h.Sum(nil))
-	return out
+	return h.Sum256()
 }

@@ -34,11 +34,11 @@ package atomicfile
 
 import (
 	"bufio"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -271,7 +271,7 @@ func createTemp(target string, mode fs.FileMode) (*os.File, error) {
 	dir := target[:strings.LastIndexByte(target, filepath.Separator)+1]
 	base := target[len(dir):]
 	for range 100 {
-		name := dir + tempPrefix(base) + rand.Text()[:tempRandomLen]
+		name := dir + tempPrefix(base) + randomSuffix()
 		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, mode)
 		if errors.Is(err, fs.ErrExist) {
 			continue
@@ -279,6 +279,20 @@ func createTemp(target string, mode fs.FileMode) (*os.File, error) {
 		return f, err
 	}
 	return nil, fmt.Errorf("creating a temporary file next to %s: %w", target, fs.ErrExist)
+}
+
+// randomSuffix returns tempRandomLen random characters of the base32
+// alphabet. A temporary name must only be unlikely to be taken (O_EXCL
+// catches a clash and another name is drawn), not unpredictable, so
+// math/rand/v2's generator, seeded by the runtime, does; crypto/rand would
+// link Go's crypto module, whose initialisation every run pays for.
+func randomSuffix() string {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+	var b [tempRandomLen]byte
+	for i := range b {
+		b[i] = alphabet[rand.IntN(len(alphabet))]
+	}
+	return string(b[:])
 }
 
 // renamed reports err as an error of op on path: the system's error

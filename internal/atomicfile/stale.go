@@ -9,9 +9,9 @@ import (
 )
 
 // A temporary file is named "." + the destination's base name + ".tmp-" +
-// tempRandomLen characters of crypto/rand.Text's base32 alphabet (A-Z,
-// 2-7), so that the temporary files of one destination can be told from
-// every other file, those of other destinations included.
+// tempRandomLen random characters of the base32 alphabet (A-Z, 2-7), so
+// that the temporary files of one destination can be told from every
+// other file, those of other destinations included.
 const (
 	tempInfix     = ".tmp-"
 	tempRandomLen = 12

@@ -623,7 +623,7 @@ func (p *cxxParser) operatorName() *node {
 		p.inConversion = was
 		return n
 	}
-	op := operators()[string([]byte{c1, c2})]
+	op := lookupOperator(c1, c2)
 	if op == nil {
 		return nil
 	}

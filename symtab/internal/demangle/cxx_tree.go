@@ -1,6 +1,9 @@
 package demangle
 
-import "sync"
+import (
+	"slices"
+	"strings"
+)
 
 // kind says what a node of a parsed C++ name is. The set of kinds and the
 // shape of each (what its left and right children hold) follow libiberty's
@@ -213,39 +216,44 @@ type operator struct {
 	arity int
 }
 
-// operators returns the map of a two-letter operator code to the
-// operator, built on first use: not at start-up, which every run of
-// egprof pays for, C++ or not.
-var operators = sync.OnceValue(func() map[string]*operator {
-	list := []operator{
-		{"aN", "&=", 2}, {"aS", "=", 2}, {"aa", "&&", 2}, {"ad", "&", 1},
-		{"an", "&", 2}, {"at", "alignof ", 1}, {"aw", "co_await ", 1},
-		{"az", "alignof ", 1}, {"cc", "const_cast", 2}, {"cl", "()", 2},
-		{"cm", ",", 2}, {"co", "~", 1}, {"dV", "/=", 2}, {"dX", "[...]=", 3},
-		{"da", "delete[] ", 1}, {"dc", "dynamic_cast", 2}, {"de", "*", 1},
-		{"di", "=", 2}, {"dl", "delete ", 1}, {"ds", ".*", 2}, {"dt", ".", 2},
-		{"dv", "/", 2}, {"dx", "]=", 2}, {"eO", "^=", 2}, {"eo", "^", 2},
-		{"eq", "==", 2}, {"fL", "...", 3}, {"fR", "...", 3}, {"fl", "...", 2},
-		{"fr", "...", 2}, {"ge", ">=", 2}, {"gs", "::", 1}, {"gt", ">", 2},
-		{"ix", "[]", 2}, {"lS", "<<=", 2}, {"le", "<=", 2},
-		{"li", "operator\"\" ", 1}, {"ls", "<<", 2}, {"lt", "<", 2},
-		{"mI", "-=", 2}, {"mL", "*=", 2}, {"mi", "-", 2}, {"ml", "*", 2},
-		{"mm", "--", 1}, {"na", "new[]", 3}, {"ne", "!=", 2}, {"ng", "-", 1},
-		{"nt", "!", 1}, {"nw", "new", 3}, {"oR", "|=", 2}, {"oo", "||", 2},
-		{"or", "|", 2}, {"pL", "+=", 2}, {"pl", "+", 2}, {"pm", "->*", 2},
-		{"pp", "++", 1}, {"ps", "+", 1}, {"pt", "->", 2}, {"qu", "?", 3},
-		{"rM", "%=", 2}, {"rS", ">>=", 2}, {"rc", "reinterpret_cast", 2},
-		{"rm", "%", 2}, {"rs", ">>", 2}, {"sP", "sizeof...", 1},
-		{"sZ", "sizeof...", 1}, {"sc", "static_cast", 2}, {"ss", "<=>", 2},
-		{"st", "sizeof ", 1}, {"sz", "sizeof ", 1}, {"tr", "throw", 0},
-		{"tw", "throw ", 1},
+// operators are the operators by their two-letter code, in byte order of
+// the codes (lookupOperator searches them). Static data: nothing is built
+// at start-up, which every run of egprof would pay for, C++ or not.
+var operators = [...]operator{
+	{"aN", "&=", 2}, {"aS", "=", 2}, {"aa", "&&", 2}, {"ad", "&", 1},
+	{"an", "&", 2}, {"at", "alignof ", 1}, {"aw", "co_await ", 1},
+	{"az", "alignof ", 1}, {"cc", "const_cast", 2}, {"cl", "()", 2},
+	{"cm", ",", 2}, {"co", "~", 1}, {"dV", "/=", 2}, {"dX", "[...]=", 3},
+	{"da", "delete[] ", 1}, {"dc", "dynamic_cast", 2}, {"de", "*", 1},
+	{"di", "=", 2}, {"dl", "delete ", 1}, {"ds", ".*", 2}, {"dt", ".", 2},
+	{"dv", "/", 2}, {"dx", "]=", 2}, {"eO", "^=", 2}, {"eo", "^", 2},
+	{"eq", "==", 2}, {"fL", "...", 3}, {"fR", "...", 3}, {"fl", "...", 2},
+	{"fr", "...", 2}, {"ge", ">=", 2}, {"gs", "::", 1}, {"gt", ">", 2},
+	{"ix", "[]", 2}, {"lS", "<<=", 2}, {"le", "<=", 2},
+	{"li", "operator\"\" ", 1}, {"ls", "<<", 2}, {"lt", "<", 2},
+	{"mI", "-=", 2}, {"mL", "*=", 2}, {"mi", "-", 2}, {"ml", "*", 2},
+	{"mm", "--", 1}, {"na", "new[]", 3}, {"ne", "!=", 2}, {"ng", "-", 1},
+	{"nt", "!", 1}, {"nw", "new", 3}, {"oR", "|=", 2}, {"oo", "||", 2},
+	{"or", "|", 2}, {"pL", "+=", 2}, {"pl", "+", 2}, {"pm", "->*", 2},
+	{"pp", "++", 1}, {"ps", "+", 1}, {"pt", "->", 2}, {"qu", "?", 3},
+	{"rM", "%=", 2}, {"rS", ">>=", 2}, {"rc", "reinterpret_cast", 2},
+	{"rm", "%", 2}, {"rs", ">>", 2}, {"sP", "sizeof...", 1},
+	{"sZ", "sizeof...", 1}, {"sc", "static_cast", 2}, {"ss", "<=>", 2},
+	{"st", "sizeof ", 1}, {"sz", "sizeof ", 1}, {"tr", "throw", 0},
+	{"tw", "throw ", 1},
+}
+
+// lookupOperator returns the operator whose code is c1 c2, or nil.
+func lookupOperator(c1, c2 byte) *operator {
+	code := string([]byte{c1, c2})
+	i, found := slices.BinarySearchFunc(operators[:], code, func(op operator, code string) int {
+		return strings.Compare(op.code, code)
+	})
+	if !found {
+		return nil
 	}
-	m := make(map[string]*operator, len(list))
-	for i := range list {
-		m[list[i].code] = &list[i]
-	}
-	return m
-})
+	return &operators[i]
+}
 
 // isNewCast reports whether op is one of C++'s named casts.
 func (op *operator) isNewCast() bool {
