@@ -176,7 +176,7 @@ func (b *buf) cstring() optString {
 			if i == start {
 				return optString{}
 			}
-			return optString{s: sectionString(b.data[start:i]), ok: true}
+			return optString{s: sectionString(b.data[start:i]), has: true}
 		}
 	}
 	b.fail()

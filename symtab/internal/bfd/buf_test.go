@@ -47,7 +47,7 @@ func TestBufReads(t *testing.T) {
 func TestBufCString(t *testing.T) {
 	data := []byte("ab\x00\x00cd")
 	b := makeBuf(binary.LittleEndian, data, 0, len(data))
-	assert.Equal(t, optString{s: "ab", ok: true}, b.cstring())
+	assert.Equal(t, optString{s: "ab", has: true}, b.cstring())
 	assert.Equal(t, optString{}, b.cstring())
 	assert.Equal(t, 4, b.off)
 	assert.Equal(t, optString{}, b.cstring())

@@ -45,7 +45,7 @@ func (s *Lines) loadElfSymbols(f *elf.File) {
 	for _, sym := range syms {
 		typ := elf.ST_TYPE(sym.Info)
 		if typ == elf.STT_FILE {
-			file = optString{s: sym.Name, ok: true}
+			file = optString{s: sym.Name, has: true}
 			if state == symbolSeen {
 				state = fileAfterSymbol
 			}
@@ -64,7 +64,7 @@ func (s *Lines) loadElfSymbols(f *elf.File) {
 						size = 1
 					}
 					c := elfSym{name: sym.Name, codeOff: sym.Value - s.textVMA, size: size}
-					if file.ok && (local || state != fileAfterSymbol) {
+					if file.ok() && (local || state != fileAfterSymbol) {
 						c.file = file
 					}
 					cands = append(cands, c)

@@ -38,11 +38,13 @@ func (s *Lines) indirectString(u *unit, sec *section, b *buf, wantStr bool) optS
 	if !s.readable(sec, off) || !wantStr {
 		return optString{}
 	}
-	str := sec.cstring(off)
-	if str == "" {
+	// BFD takes an empty string for none; that is decided when asked
+	// (only the first byte is needed). An empty section is readable at
+	// offset 0 and holds the empty string.
+	if off >= uint64(len(sec.data)) {
 		return optString{}
 	}
-	return optString{s: str, ok: true}
+	return sec.openString(off, true)
 }
 
 // indexedString resolves a DW_FORM_strx* index through
@@ -66,7 +68,7 @@ func (s *Lines) indexedString(u *unit, idx uint64, wantStr bool) optString {
 	if stroff >= uint64(len(s.str.data)) || !wantStr {
 		return optString{}
 	}
-	return optString{s: s.str.cstring(stroff), ok: true}
+	return s.str.openString(stroff, false)
 }
 
 // indexedAddress resolves a DW_FORM_addrx* index through .debug_addr

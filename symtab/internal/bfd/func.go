@@ -250,7 +250,7 @@ func (s *Lines) readDIE(u *unit, ab *abbrev, b *buf, fn *funcInfo) bool {
 					return false
 				}
 			case atName:
-				if !fn.name.ok && isStrForm(a.form) {
+				if !fn.name.ok() && isStrForm(a.form) {
 					fn.name = a.str
 					if mangleStyleIsC(u.lang) {
 						fn.isLinkage = true
@@ -364,7 +364,7 @@ func (s *Lines) findAbstract(u *unit, a attr, depth int, name *optString, linkag
 		}
 		switch spec.name {
 		case atName:
-			if !name.ok && isStrForm(v.form) {
+			if !name.ok() && isStrForm(v.form) {
 				*name = v.str
 				if mangleStyleIsC(u.lang) {
 					*linkage = true

@@ -498,7 +498,7 @@ func findResult(b *Lines, addr uint64) result {
 	if !ok {
 		return result{}
 	}
-	return result{file: optString{file, true}, function: optString{fn, true}, line: uint32(line)}
+	return result{file: optString{s: file, has: true}, function: optString{s: fn, has: true}, line: uint32(line)}
 }
 
 // compareWithGprof checks the answers for the function symbols against
@@ -539,7 +539,7 @@ func compareWithGprof(t *testing.T, prog, gmon string) (symbols, lineSyms int) {
 			assert.Equal(t, fmt.Sprintf("%s:%d", e.file, e.line), fmt.Sprintf("%s:%d", got.file.s, got.line),
 				"%s at %#x", e.name, addrs[0])
 		} else {
-			assert.False(t, got.file.ok, "%s at %#x: gprof has no line, got %s:%d", e.name, addrs[0], got.file.s, got.line)
+			assert.False(t, got.file.ok(), "%s at %#x: gprof has no line, got %s:%d", e.name, addrs[0], got.file.s, got.line)
 		}
 	}
 
@@ -661,12 +661,12 @@ func (r result) addr2line() string {
 		return "??\n??:0"
 	}
 	fn := "??"
-	if r.function.ok && r.function.s != "" {
-		fn = r.function.s
+	if r.function.ok() && r.function.text() != "" {
+		fn = r.function.text()
 	}
 	file := "??"
-	if r.file.ok {
-		file = r.file.s
+	if r.file.ok() {
+		file = r.file.text()
 	}
 	line := "?"
 	if r.line != 0 {

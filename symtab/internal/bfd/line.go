@@ -139,10 +139,10 @@ func (t *tableBuilder) fileName(n uint32) string {
 		return unknown
 	}
 	fe := t.files[n]
-	if !fe.name.ok {
+	if !fe.name.ok() {
 		return unknown
 	}
-	name := fe.name.s
+	name := fe.name.text()
 	if strings.HasPrefix(name, "/") {
 		return name
 	}
@@ -154,19 +154,19 @@ func (t *tableBuilder) fileName(n uint32) string {
 	if uint64(dir) < uint64(len(t.dirs)) {
 		sub = t.dirs[dir]
 	}
-	if !sub.ok || !strings.HasPrefix(sub.s, "/") {
+	if !sub.ok() || !strings.HasPrefix(sub.text(), "/") {
 		base = t.compDir
 	}
-	if !base.ok {
+	if !base.ok() {
 		base, sub = sub, optString{}
 	}
-	if !base.ok {
+	if !base.ok() {
 		return name
 	}
-	if sub.ok {
-		return base.s + "/" + sub.s + "/" + name
+	if sub.ok() {
+		return base.text() + "/" + sub.text() + "/" + name
 	}
-	return base.s + "/" + name
+	return base.text() + "/" + name
 }
 
 func (t *tableBuilder) intern(name string) int32 {
@@ -484,14 +484,14 @@ func (s *Lines) readLineHeader(u *unit, b *buf, t *tableBuilder) (lineHeader, bo
 	}
 	for {
 		d := b.cstring()
-		if !d.ok {
+		if !d.ok() {
 			break
 		}
 		t.dirs = append(t.dirs, d)
 	}
 	for {
 		f := b.cstring()
-		if !f.ok {
+		if !f.ok() {
 			break
 		}
 		dir := uint32(b.uleb())

@@ -11,7 +11,7 @@ import (
 // TestConcatFilename checks concat_filename's joining of comp_dir, directory
 // and file entries for DWARF 4 and 5 tables.
 func TestConcatFilename(t *testing.T) {
-	some := func(s string) optString { return optString{s: s, ok: true} }
+	some := func(s string) optString { return optString{s: s, has: true} }
 	cases := []struct {
 		name    string
 		use0    bool
@@ -78,16 +78,22 @@ func TestEntryFormats(t *testing.T) {
 		u := &unit{offsetSize: 4, addrSize: 8, version: 5}
 		data := b.Bytes()
 		cur := makeBuf(order, data, 0, len(data))
-		var got []fileEntry
-		add := func(name optString, dir uint32) { got = append(got, fileEntry{name, dir}) }
+		// A name from a string section is kept open; its text is compared.
+		type entry struct {
+			name string
+			ok   bool
+			dir  uint32
+		}
+		var got []entry
+		add := func(name optString, dir uint32) { got = append(got, entry{name.text(), name.ok(), dir}) }
 		for i := 0; i < 3; i++ {
 			require.True(t, s.readEntryFormats(u, &cur, add))
 		}
-		assert.Equal(t, []fileEntry{
-			{optString{"one.c", true}, 300},
-			{optString{"two.c", true}, 1},
-			{optString{"via_line_strp.c", true}, 4},
-			{optString{}, 0},
+		assert.Equal(t, []entry{
+			{"one.c", true, 300},
+			{"two.c", true, 1},
+			{"via_line_strp.c", true, 4},
+			{"", false, 0},
 		}, got)
 		assert.False(t, s.readEntryFormats(u, &cur, add))
 	}

@@ -3,14 +3,53 @@ package bfd
 import (
 	"encoding/binary"
 	"fmt"
+	"strings"
 	"sync"
 )
 
 // optString is a string that may be absent, like a C char pointer that may
 // be NULL. BFD distinguishes NULL from "" in several places.
+//
+// A string from a string section (.debug_str, .debug_line_str) is kept
+// open: s runs from the string's start to the end of the section, and the
+// string ends at the first NUL byte in s, if any. Reading the string's
+// bytes is left to the answers (text): a program's names are read from
+// all over a large section (a C++ program's .debug_str runs to tens of
+// megabytes, its mangled names to hundreds of bytes), and most are never
+// shown. A string BFD takes for absent when empty is also left to be
+// decided (emptyIsAbsent), by its first byte, when asked (ok).
 type optString struct {
-	s  string
-	ok bool
+	s             string
+	has           bool // present (for a string that is not emptyIsAbsent)
+	open          bool // s runs to the end of its section (see above)
+	emptyIsAbsent bool // open and present unless empty; s is not empty
+}
+
+// ok reports whether the string is present.
+func (o optString) ok() bool {
+	if o.emptyIsAbsent {
+		return o.s[0] != 0
+	}
+	return o.has
+}
+
+// text returns the string (empty when absent).
+func (o optString) text() string {
+	if o.open {
+		if i := strings.IndexByte(o.s, 0); i >= 0 {
+			return o.s[:i]
+		}
+	}
+	return o.s
+}
+
+// closed returns o decided and with its end found, for a string that is
+// read often.
+func (o optString) closed() optString {
+	if !o.ok() {
+		return optString{}
+	}
+	return optString{s: o.text(), has: true}
 }
 
 // Lines is an executable's line information as BFD 2.40 reports it. It

@@ -18,7 +18,7 @@ func (s *Lines) unitFindNearest(u *unit, addr uint64, file *optString, fn **func
 	if ok {
 		*line = l
 		if idx >= 0 {
-			*file = optString{s: u.table.names[idx], ok: true}
+			*file = optString{s: u.table.names[idx], has: true}
 		} else {
 			*file = optString{}
 		}
@@ -67,13 +67,16 @@ func (s *Lines) lookup(addr uint64) result {
 	}
 
 	if fn != nil && fn.isLinkage {
+		// A function's name is looked for once, then kept (-l asks
+		// for it at every byte of the function).
+		fn.name = fn.name.closed()
 		res.function = fn.name
 	} else {
 		off := addr - s.textVMA
 		sym, ok := s.elfFunction(off)
 		if ok {
-			res.function = optString{s: sym.name, ok: true}
-			if !res.file.ok {
+			res.function = optString{s: sym.name, has: true}
+			if !res.file.ok() {
 				res.file = sym.file
 			}
 			// Only a symbol is known: BFD still reports success.
@@ -81,6 +84,7 @@ func (s *Lines) lookup(addr uint64) result {
 		}
 		if fn != nil {
 			if !ok {
+				fn.name = fn.name.closed()
 				res.function = fn.name
 			} else if sym.codeOff+s.textVMA == fn.arange.first.low {
 				fn.name = res.function
@@ -105,5 +109,5 @@ func (s *Lines) Find(addr uint64) (file, function string, line int, ok bool) {
 	r := s.lookup(addr)
 	s.mu.Unlock()
 	l := int(int32(r.line))
-	return r.file.s, r.function.s, l, r.file.ok && r.function.ok && l != 0
+	return r.file.text(), r.function.text(), l, r.file.ok() && r.function.ok() && l != 0
 }

@@ -20,17 +20,12 @@ type section struct {
 	want, name string
 }
 
-// cstring returns the NUL-terminated string at off; the section is treated
-// as if one NUL byte followed it.
-func (s section) cstring(off uint64) string {
-	if off >= uint64(len(s.data)) {
-		return ""
-	}
-	b := s.data[off:]
-	if i := bytes.IndexByte(b, 0); i >= 0 {
-		b = b[:i]
-	}
-	return sectionString(b)
+// openString returns the NUL-terminated string at off, open (see
+// optString): the section is treated as if one NUL byte followed it. off
+// must lie inside the section. With emptyIsAbsent an empty string is
+// absent, else present.
+func (s section) openString(off uint64, emptyIsAbsent bool) optString {
+	return optString{s: sectionString(s.data[off:]), has: true, open: true, emptyIsAbsent: emptyIsAbsent}
 }
 
 // sectionString returns the bytes b of a debug section as a string without

@@ -218,14 +218,14 @@ func (s *Lines) parseUnit(off, length, start, offsetSize int) *unit {
 // compDirOf returns the compilation directory of a DW_AT_comp_dir
 // attribute, dropping an IRIX "host.:" prefix as BFD does.
 func compDirOf(a attr) optString {
-	if !isStrForm(a.form) || !a.str.ok {
+	if !isStrForm(a.form) || !a.str.ok() {
 		return optString{}
 	}
-	d := a.str.s
+	d := a.str.text()
 	if i := strings.IndexByte(d, ':'); i > 0 && d[i-1] == '.' && i+1 < len(d) && d[i+1] == '/' {
 		d = d[i+1:]
 	}
-	return optString{s: d, ok: true}
+	return optString{s: d, has: true}
 }
 
 // unitAt returns the parsed unit whose bytes hold offset off.

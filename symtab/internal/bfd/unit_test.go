@@ -18,8 +18,8 @@ func TestCompDir(t *testing.T) {
 		"x.:/a.:/b":     "/a.:/b",
 		"/with:colon/x": "/with:colon/x",
 	} {
-		got := compDirOf(attr{form: formString, str: optString{s: in, ok: true}})
+		got := compDirOf(attr{form: formString, str: optString{s: in, has: true}})
 		assert.Equal(t, want, got.s, in)
 	}
-	assert.False(t, compDirOf(attr{form: formData4, val: 5}).ok)
+	assert.False(t, compDirOf(attr{form: formData4, val: 5}).ok())
 }
