@@ -3,6 +3,7 @@ package callgraph
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/egprof/egprof/gmon"
 	"github.com/egprof/egprof/symtab"
@@ -64,7 +65,8 @@ func checkBelongs(tab *symtab.Table, arcs []gmon.ArcRecord, samples, inside uint
 	if len(arcs) > 0 && !joined {
 		return errors.New("none of its call arcs joins two of the executable's functions")
 	}
-	far, seen := 0, 0
+	var far []uint64 // the entry points of the arcs counted as far
+	seen := 0
 	for _, a := range arcs[:min(len(arcs), arcsExamined)] {
 		s := tab.Lookup(a.SelfPC)
 		if s < 0 {
@@ -72,14 +74,44 @@ func checkBelongs(tab *symtab.Table, arcs []gmon.ArcRecord, samples, inside uint
 		}
 		seen++
 		if a.SelfPC-tab.Syms[s].Addr > prologueBytes {
-			far++
+			far = append(far, a.SelfPC)
 		}
 	}
-	if seen >= minArcsExamined && 2*far > seen {
+	if seen >= minArcsExamined && 2*len(far) > seen {
+		// gprof leaves some functions out of its table (the clones gcc
+		// makes, such as f.isra.0 or f.part.0): an arc into one is
+		// credited to the function before it, far from that one's start.
+		// Such an arc is far only when no code symbol of the executable
+		// starts in the prologue's reach before it.
+		far = awayFromEveryStart(far, tab.CodeSymbolAddrs)
+	}
+	if seen >= minArcsExamined && 2*len(far) > seen {
 		return fmt.Errorf("%d of its %d call arcs enter their callee more than %d bytes past its start, where no profiling call is",
-			far, seen, prologueBytes)
+			len(far), seen, prologueBytes)
 	}
 	return nil
+}
+
+// awayFromEveryStart returns those of pcs that lie more than prologueBytes
+// past the last of starts at or below them, or below every start. Without
+// starts (no symbol table could be read) it returns pcs.
+func awayFromEveryStart(pcs, starts []uint64) []uint64 {
+	if len(starts) == 0 {
+		return pcs
+	}
+	sorted := slices.Sorted(slices.Values(starts))
+	var out []uint64
+	for _, pc := range pcs {
+		// The last start at or below pc.
+		i, found := slices.BinarySearch(sorted, pc)
+		if !found {
+			i--
+		}
+		if i < 0 || pc-sorted[i] > prologueBytes {
+			out = append(out, pc)
+		}
+	}
+	return out
 }
 
 // binsInside returns the samples of a histogram of bins over [low, high)

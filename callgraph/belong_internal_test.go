@@ -1,0 +1,53 @@
+package callgraph
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/egprof/egprof/gmon"
+	"github.com/egprof/egprof/symtab"
+)
+
+// TestCheckBelongsForgivesDroppedClones: gprof's table has no symbol for
+// a clone such as f.isra.0 (at 0x1400 here, inside f's range as gprof
+// sees it), so arcs into the clone enter f 0x308 bytes past its start.
+// That is far only when no code symbol of the executable starts just
+// before the entry point.
+func TestCheckBelongsForgivesDroppedClones(t *testing.T) {
+	arcs := []gmon.ArcRecord{
+		{FromPC: 0x1010, SelfPC: 0x1408, Count: 1}, // into the clone
+		{FromPC: 0x1020, SelfPC: 0x1408, Count: 1},
+		{FromPC: 0x1030, SelfPC: 0x1408, Count: 1},
+		{FromPC: 0x1040, SelfPC: 0x1410, Count: 1},
+		{FromPC: 0x1050, SelfPC: 0x1108, Count: 1}, // into f
+		{FromPC: 0x1060, SelfPC: 0x1808, Count: 1}, // into g
+	}
+	tests := []struct {
+		name        string
+		codeSymbols []uint64 // .symtab order
+		wantErr     bool
+	}{
+		{"clone's symbol in .symtab", []uint64{0x1800, 0x1000, 0x1400, 0x1100}, false},
+		{"clone's symbol 0x40 bytes before the last entry", []uint64{0x1000, 0x1100, 0x13d0, 0x1800}, false},
+		{"only the functions gprof keeps", []uint64{0x1000, 0x1100, 0x1800}, true},
+		{"nearest symbol too far before", []uint64{0x1000, 0x1100, 0x1300, 0x1800}, true},
+		{"no symbol table read", nil, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tab := table(
+				symtab.Symbol{Name: "main", Addr: 0x1000, End: 0x10ff, IsFunc: true},
+				symtab.Symbol{Name: "f", Addr: 0x1100, End: 0x17ff, IsFunc: true},
+				symtab.Symbol{Name: "g", Addr: 0x1800, End: 0x18ff, IsFunc: true},
+			)
+			tab.CodeSymbolAddrs = tc.codeSymbols
+			err := checkBelongs(tab, arcs, 0, 0)
+			if tc.wantErr {
+				assert.ErrorContains(t, err, "4 of its 6 call arcs enter their callee more than 64 bytes past its start")
+			} else {
+				assert.NoError(t, err)
+			}
+		})
+	}
+}
