@@ -397,10 +397,23 @@ func (s *Lines) buildFuncLookup(u *unit) {
 	if len(u.funcs) == 0 {
 		return
 	}
-	tab := make([]funcLookup, len(u.funcs))
+	// A function without a range holding some address (a declaration,
+	// an abstract instance: most of a C++ unit's functions) can never
+	// be found, nor make another one found: it is left out.
+	n := 0
+	for _, fn := range u.funcs {
+		if low, high := fn.arange.bounds(); high > low {
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	tab := make([]funcLookup, 0, n)
 	for i, fn := range u.funcs {
-		low, high := fn.arange.bounds()
-		tab[i] = funcLookup{fn: fn, low: low, high: high, idx: i}
+		if low, high := fn.arange.bounds(); high > low {
+			tab = append(tab, funcLookup{fn: fn, low: low, high: high, idx: i})
+		}
 	}
 	slices.SortFunc(tab, func(a, b funcLookup) int {
 		if a.low != b.low {
