@@ -3,6 +3,7 @@ package symtab
 import (
 	"debug/elf"
 	"fmt"
+	"os"
 	"sync"
 
 	"github.com/egprof/egprof/symtab/internal/bfd"
@@ -16,12 +17,13 @@ type SourceLoc struct {
 	Line int
 }
 
-// readSources reads the DWARF line information of f. An executable
+// readSources reads the DWARF line information of f, mapping its large
+// sections from file when it is not nil. An executable
 // without .debug_info has no line information and no error; an error
 // reading .debug_info is kept for WithLineSymbols, which reports it, and
 // leaves every symbol without a source position.
-func (t *Table) readSources(f *elf.File) {
-	lines, err := bfd.Load(f)
+func (t *Table) readSources(f *elf.File, file *os.File) {
+	lines, err := bfd.Load(f, file)
 	if err != nil {
 		t.linesErr = err
 		return
@@ -56,6 +58,16 @@ func (st *sourceTable) positions() map[int]SourceLoc {
 		}
 	})
 	return st.byIndex
+}
+
+// SourcesErr reports that the source positions could not all be looked
+// up, because the file changed under its mapped debug sections (see
+// Options.MapDebugSections); the positions then lack from that point on.
+func (t *Table) SourcesErr() error {
+	if err := t.lines.Err(); err != nil {
+		return fmt.Errorf("%s: %w", t.Path, err)
+	}
+	return nil
 }
 
 // SymbolSource returns the source position of symbol i, or false without
@@ -102,6 +114,9 @@ func (t *Table) WithLineSymbols() (*Table, error) {
 	count := t.walkLines(nil)
 	var lineSyms []Symbol
 	made := t.walkLines(&lineSyms)
+	if err := t.SourcesErr(); err != nil {
+		return nil, err
+	}
 	if made != count {
 		return nil, fmt.Errorf("somebody miscounted: ltab.len=%d instead of %d", count+len(t.Syms), made+len(t.Syms))
 	}

@@ -59,11 +59,18 @@ type Options struct {
 	// ReadText keeps the bytes of .text for TextBytes (the static call
 	// graph of -c needs them).
 	ReadText bool
+	// MapDebugSections maps the large debug sections from the file
+	// instead of reading them (cheaper, and only the pages used count),
+	// which keeps them mapped while the Table lives. A file that shrinks
+	// meanwhile leaves the source positions unknown from then on, and
+	// SourcesErr says so: the caller must check it once done.
+	MapDebugSections bool
 }
 
 // Table is the finalised symbol table of one executable. Load reads all it
 // needs from the file (symbols, DWARF line information, build ID, .text
-// when asked for) and closes it: a Table holds no open file.
+// when asked for) and closes it: a Table holds no open file (with
+// Options.MapDebugSections, mappings of its debug sections).
 type Table struct {
 	Path    string
 	Target  gmon.Target
@@ -203,7 +210,11 @@ func load(path string, r io.ReaderAt, fileSize int64, opt Options) (*Table, erro
 	}
 	if opt.ExternalSymbols == "" {
 		// -S's symbols come without debug information.
-		t.readSources(f)
+		var file *os.File
+		if opt.MapDebugSections {
+			file, _ = r.(*os.File)
+		}
+		t.readSources(f, file)
 	}
 	return t, nil
 }

@@ -81,7 +81,25 @@ func execute(argv []string, stdin io.Reader, stdout, stderr io.Writer, process b
 		fmt.Fprintf(stderr, "%s: writing the report: %v\n", cfg.argv0, err)
 		return 1
 	}
+	if !cfg.checkSources(stderr) {
+		return 1
+	}
 	return code
+}
+
+// checkSources reports, as an error, an executable that changed while its
+// mapped debug sections were being read: the source positions printed
+// after that are missing (see symtab.Options.MapDebugSections). It
+// returns false when it reported one.
+func (c *config) checkSources(stderr io.Writer) bool {
+	ok := true
+	for _, tab := range c.tables {
+		if err := tab.SourcesErr(); err != nil {
+			fmt.Fprintf(stderr, "%s: %v; the source files shown are incomplete\n", c.argv0, err)
+			ok = false
+		}
+	}
+	return ok
 }
 
 // report runs the mode the command line selects.
@@ -285,6 +303,7 @@ func (c *config) symtabOptions() symtab.Options {
 		MapFile:            c.mapFile,
 		ExternalSymbols:    c.externalSyms,
 		ReadText:           c.staticCalls,
+		MapDebugSections:   true,
 	}
 }
 
@@ -312,6 +331,7 @@ func (c *config) loadSide(image string, files []string, stdin io.Reader, stdout 
 		}
 		tab = lt
 	}
+	c.tables = append(c.tables, tab)
 	prof, code := c.loadProfiles(tab, files, stdin, stdout, stderr)
 	if code != 0 {
 		return nil, nil, code

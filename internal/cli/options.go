@@ -62,6 +62,9 @@ type config struct {
 	// processors is GOMAXPROCS as it was before tuneGC lowered it to one
 	// for the loading (0: not lowered; see loadOnOneProcessor).
 	processors int
+	// tables are the executables loaded with mapped debug sections, whose
+	// SourcesErr is checked once the report is written (checkSources).
+	tables []*symtab.Table
 }
 
 // exitNow is returned by applyOption when the command is finished (-v, -h)

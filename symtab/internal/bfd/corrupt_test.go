@@ -18,7 +18,7 @@ func TestCorrupt(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		b, err := Load(f)
+		b, err := Load(f, nil)
 		text := f.Section(".text")
 		f.Close()
 		if err != nil || b == nil || text == nil {

@@ -15,7 +15,7 @@ func FuzzLines(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	seed, err := Load(ef)
+	seed, err := Load(ef, nil)
 	text := ef.Section(".text")
 	ef.Close()
 	if err != nil || seed == nil || text == nil {

@@ -503,12 +503,15 @@ func findResult(b *Lines, addr uint64) result {
 
 // compareWithGprof checks the answers for the function symbols against
 // gprof's flat profile and the line walk against gprof -l. It returns the
-// number of comparisons made.
+// number of comparisons made. Every debug section is mapped from the file
+// (egprof maps only the large ones; the other tests read them).
 func compareWithGprof(t *testing.T, prog, gmon string) (symbols, lineSyms int) {
 	t.Helper()
-	f, err := elf.Open(prog)
+	osf, err := os.Open(prog)
 	require.NoError(t, err)
-	defer f.Close()
+	defer osf.Close()
+	f, err := elf.NewFile(osf)
+	require.NoError(t, err)
 	text := f.Section(".text")
 	require.NotNil(t, text)
 	syms := gprofSymbols(t, f)
@@ -518,7 +521,7 @@ func compareWithGprof(t *testing.T, prog, gmon string) (symbols, lineSyms int) {
 	}
 
 	// Function symbols, as gprof -p reports them.
-	b, err := Load(f)
+	b, err := loadMapping(f, osf, 1)
 	require.NoError(t, err)
 	require.NotNil(t, b)
 	funcs, _, _ := simulateGprof(b, syms, text, false)
@@ -550,8 +553,9 @@ func compareWithGprof(t *testing.T, prog, gmon string) (symbols, lineSyms int) {
 	for _, s := range syms {
 		namesAt[s.addr] = append(namesAt[s.addr], s.name)
 	}
-	b, err = Load(f)
+	b, err = loadMapping(f, osf, 1)
 	require.NoError(t, err)
+	require.NotEmpty(t, b.maps, "no section mapped")
 	funcs, walk, counted := simulateGprof(b, syms, text, true)
 	entries, msgs, failure = runGprof(t, prog, gmon, true)
 	assert.Equal(t, msgs, b.takeMessages(), "BFD messages of gprof -l")
@@ -623,7 +627,7 @@ func compareWithAddr2line(t *testing.T, prog string, step uint64) int {
 	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
 	require.Len(t, lines, 2*len(addrs))
 
-	b, err := Load(f)
+	b, err := Load(f, nil)
 	require.NoError(t, err)
 	disc := regexp.MustCompile(` \(discriminator \d+\)$`)
 	for i, a := range addrs {
@@ -715,7 +719,7 @@ func TestAgainstTestdata(t *testing.T) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			f, err := elf.Open(prog)
 			require.NoError(t, err)
-			b, err := Load(f)
+			b, err := Load(f, nil)
 			f.Close()
 			require.NoError(t, err)
 			if b == nil {
@@ -738,7 +742,7 @@ func loadTestdata(t *testing.T, name string) (*elf.File, *Lines) {
 		t.Skipf("no testdata/progs/%s/prog", name)
 	}
 	t.Cleanup(func() { f.Close() })
-	b, err := Load(f)
+	b, err := Load(f, nil)
 	require.NoError(t, err)
 	return f, b
 }
@@ -779,7 +783,7 @@ func TestNoLineSection(t *testing.T) {
 	f, err := elf.Open(prog)
 	require.NoError(t, err)
 	defer f.Close()
-	b, err := Load(f)
+	b, err := Load(f, nil)
 	require.NoError(t, err)
 	require.NotNil(t, b)
 	for _, s := range gprofSymbols(t, f) {

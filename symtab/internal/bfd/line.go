@@ -176,6 +176,9 @@ func (t *tableBuilder) intern(name string) int32 {
 	if i, ok := t.nameIdx[name]; ok {
 		return i
 	}
+	// The answers return these names: they are copied out of the
+	// sections (see optString.closed).
+	name = strings.Clone(name)
 	i := int32(len(t.names))
 	t.names = append(t.names, name)
 	t.nameIdx[name] = i

@@ -44,23 +44,30 @@ func (o optString) text() string {
 }
 
 // closed returns o decided and with its end found, for a string that is
-// read often.
+// read often. Its bytes are copied: a string an answer returns must not
+// refer to a mapped section, which a shrinking file could take away.
 func (o optString) closed() optString {
 	if !o.ok() {
 		return optString{}
 	}
-	return optString{s: o.text(), has: true}
+	return optString{s: strings.Clone(o.text()), has: true}
 }
 
 // Lines is an executable's line information as BFD 2.40 reports it. It
-// holds BFD's lazily evolving state in memory (no file stays open); Find
-// serialises access to it.
+// holds BFD's lazily evolving state in memory (no file stays open, though
+// large sections may stay mapped); Find serialises access to it.
 type Lines struct {
 	mu    sync.Mutex
 	order binary.ByteOrder
 
 	info, abbrev, line, str, lineStr   section
 	ranges, rnglists, strOffsets, addr section
+
+	// maps are the mappings some sections live in (see Load); fault is
+	// set once reading one of them failed, after which Find answers
+	// nothing.
+	maps  [][]byte
+	fault error
 
 	infoPos     int     // next unit to parse
 	units       []*unit // parsed units in section order

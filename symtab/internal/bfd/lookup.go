@@ -1,5 +1,12 @@
 package bfd
 
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"unsafe"
+)
+
 // result is what bfd_find_nearest_line reports; found is its return value.
 type result struct {
 	file     optString
@@ -100,14 +107,80 @@ func (s *Lines) lookup(addr uint64) result {
 // addr: the file name, the function name and the line, with ok false when
 // gprof rejects the answer (no file, no function or line 0). Like BFD's,
 // the answer may depend on the addresses looked up before. A nil Lines
-// finds nothing.
+// finds nothing, and so does one whose mapped sections could not be read
+// (see Err).
 func (s *Lines) Find(addr uint64) (file, function string, line int, ok bool) {
 	if s == nil {
 		return "", "", 0, false
 	}
 	s.mu.Lock()
-	r := s.lookup(addr)
-	s.mu.Unlock()
+	defer s.mu.Unlock()
+	if s.fault != nil {
+		return "", "", 0, false
+	}
+	r, read := s.lookupGuarded(addr)
+	if !read {
+		return "", "", 0, false
+	}
 	l := int(int32(r.line))
 	return r.file.text(), r.function.text(), l, r.file.ok() && r.function.ok() && l != 0
+}
+
+// Err reports why Find stopped answering: a mapped section could not be
+// read, because the file shrank after Load (nil otherwise).
+func (s *Lines) Err() error {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.fault
+}
+
+// lookupGuarded runs lookup; with sections mapped, a fault reading one of
+// them (the file shrank under the mapping) sets s.fault and read false
+// instead of crashing the process. A fault anywhere else is no input's
+// doing and goes on as the panic it is.
+func (s *Lines) lookupGuarded(addr uint64) (r result, read bool) {
+	if len(s.maps) == 0 {
+		return s.lookup(addr), true
+	}
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		p := recover()
+		if p == nil {
+			return
+		}
+		at, isFault := faultAddress(p)
+		if !isFault || !s.isMapped(at) {
+			panic(p)
+		}
+		s.fault = fmt.Errorf("its debug sections could not be read (the file changed while egprof read it): %v", p)
+		read = false
+	}()
+	return s.lookup(addr), true
+}
+
+// faultAddress returns the address of the memory fault p reports, if p
+// is the runtime's panic for one.
+func faultAddress(p any) (uintptr, bool) {
+	e, ok := p.(interface {
+		runtime.Error
+		Addr() uintptr
+	})
+	if !ok {
+		return 0, false
+	}
+	return e.Addr(), true
+}
+
+// isMapped reports whether address at lies in one of s's mappings.
+func (s *Lines) isMapped(at uintptr) bool {
+	for _, m := range s.maps {
+		start := uintptr(unsafe.Pointer(unsafe.SliceData(m)))
+		if at >= start && at-start < uintptr(len(m)) {
+			return true
+		}
+	}
+	return false
 }

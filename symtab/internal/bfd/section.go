@@ -7,6 +7,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"os"
+	"runtime"
 	"strings"
 	"unsafe"
 )
@@ -45,31 +47,95 @@ func sectionString(b []byte) string {
 // the state is still returned, since BFD then complains once per unit while
 // Find never succeeds. The only error is a .debug_info that cannot be read
 // (for example corrupt compressed data).
-func Load(f *elf.File) (*Lines, error) {
+//
+// With file (the open executable f reads), large sections stored as they
+// are (not compressed) are mapped from it instead of copied: decoding
+// reads .debug_info and .debug_line once from start to end, and only the
+// names shown from .debug_str, the largest section of a C++ program, so
+// mapping saves the copy and most pages. Should the file shrink while
+// mapped, reading a lost page faults: Find then stops answering and Err
+// reports it, where the process would otherwise crash.
+func Load(f *elf.File, file *os.File) (*Lines, error) {
+	return loadMapping(f, file, mapThreshold)
+}
+
+// loadMapping is Load, mapping the sections of at least mapFrom bytes.
+func loadMapping(f *elf.File, file *os.File, mapFrom uint64) (*Lines, error) {
 	if f == nil {
 		return nil, nil
 	}
 	s := newLines(f.ByteOrder)
-	info, err := readInfo(f)
+	l := &loader{f: f, file: file, mapFrom: mapFrom}
+	if file != nil {
+		if st, err := file.Stat(); err == nil && st.Mode().IsRegular() {
+			l.fileSize = st.Size()
+		} else {
+			l.file = nil
+		}
+	}
+	info, err := l.readInfo()
 	if err != nil {
+		l.release()
 		return nil, err
 	}
 	if !info.ok {
+		l.release()
 		return nil, nil
 	}
 	s.info = info
-	s.line = readSection(f, "line")
-	s.abbrev = readSection(f, "abbrev")
-	s.str = readSection(f, "str")
-	s.lineStr = readSection(f, "line_str")
-	s.ranges = readSection(f, "ranges")
-	s.rnglists = readSection(f, "rnglists")
-	s.strOffsets = readSection(f, "str_offsets")
-	s.addr = readSection(f, "addr")
+	s.line = l.readSection("line")
+	s.abbrev = l.readSection("abbrev")
+	s.str = l.readSection("str")
+	s.lineStr = l.readSection("line_str")
+	s.ranges = l.readSection("ranges")
+	s.rnglists = l.readSection("rnglists")
+	s.strOffsets = l.readSection("str_offsets")
+	s.addr = l.readSection("addr")
 	total := len(s.info.data) + len(s.line.data) + len(s.ranges.data) + len(s.rnglists.data) + len(s.abbrev.data)
 	s.trieBudget += 16 * total
 	s.loadElfSymbols(f)
+	if len(l.maps) > 0 {
+		s.maps = l.maps
+		runtime.AddCleanup(s, unmapAll, l.maps)
+	}
 	return s, nil
+}
+
+// loader reads an executable's debug sections, mapping the large ones
+// from file when it is set (see Load).
+type loader struct {
+	f        *elf.File
+	file     *os.File // nil: every section is read
+	fileSize int64
+	mapFrom  uint64   // the size from which a section is mapped
+	maps     [][]byte // the mappings made
+}
+
+// mapThreshold is the size from which a section is mapped rather than
+// read: below it the mapping's own costs (a system call, whole pages,
+// the kernel mapping neighbouring pages too) outweigh the copy.
+const mapThreshold = 256 << 10
+
+// release unmaps what the loader mapped, for a Load that returns no
+// Lines.
+func (l *loader) release() {
+	unmapAll(l.maps)
+	l.maps = nil
+}
+
+// sectionData returns a section's bytes (see the function sectionData),
+// mapped when Load was given the file and the section is large and stored
+// as it is.
+func (l *loader) sectionData(sec *elf.Section) ([]byte, error) {
+	if l.file != nil && sec.Type != elf.SHT_NOBITS && sec.Flags&elf.SHF_COMPRESSED == 0 &&
+		!strings.HasPrefix(sec.Name, ".zdebug") && sec.Size == sec.FileSize && sec.FileSize >= l.mapFrom &&
+		sec.Offset <= uint64(l.fileSize) && sec.FileSize <= uint64(l.fileSize)-sec.Offset {
+		if data, mapping, ok := mapRegion(l.file, int64(sec.Offset), int64(sec.FileSize)); ok {
+			l.maps = append(l.maps, mapping)
+			return data, nil
+		}
+	}
+	return sectionData(l.f, sec)
 }
 
 // sectionNames lists the names BFD tries for a debug section.
@@ -84,12 +150,12 @@ func sectionNames(short string) (string, string) {
 // readSection returns the first section called .debug_<short>, else
 // .zdebug_<short>, decompressed (read_section). A section that cannot be
 // read counts as missing, as in BFD.
-func readSection(f *elf.File, short string) section {
+func (l *loader) readSection(short string) section {
 	plain, z := sectionNames(short)
 	for _, name := range []string{plain, z} {
-		for _, sec := range f.Sections {
+		for _, sec := range l.f.Sections {
 			if sec.Name == name {
-				data, err := sectionData(f, sec)
+				data, err := l.sectionData(sec)
 				ok := err == nil && (data != nil || sec.Type != elf.SHT_NOBITS)
 				return section{data: data, ok: ok, want: plain, name: name}
 			}
@@ -101,7 +167,8 @@ func readSection(f *elf.File, short string) section {
 // readInfo gathers .debug_info as BFD's find_debug_info does: the first
 // .debug_info, .zdebug_info or .gnu.linkonce.wi.* section with contents,
 // followed by every later section of those kinds, concatenated.
-func readInfo(f *elf.File) (section, error) {
+func (l *loader) readInfo() (section, error) {
+	f := l.f
 	hasContents := func(s *elf.Section) bool { return s.Type != elf.SHT_NOBITS }
 	first := -1
 	for _, want := range []string{".debug_info", ".zdebug_info"} {
@@ -139,7 +206,7 @@ func readInfo(f *elf.File) (section, error) {
 				continue
 			}
 		}
-		data, err := sectionData(f, sec)
+		data, err := l.sectionData(sec)
 		if err != nil {
 			return section{}, err
 		}

@@ -1,0 +1,76 @@
+//go:build unix
+
+package bfd
+
+import (
+	"debug/elf"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestMappedFileShrinks maps every debug section of a copy of a test
+// program, then cuts the file short, as a rebuild could while egprof
+// runs: the lost pages fault when read. Find must then stop answering and
+// Err say why, where the process would otherwise die of the fault; the
+// same lookups on an untouched copy answer.
+func TestMappedFileShrinks(t *testing.T) {
+	tests := []struct {
+		name     string
+		truncate bool
+		wantErr  bool
+	}{
+		{"file intact", false, false},
+		{"file cut short", true, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := copyFile(t, "../../../testdata/progs/cxx/prog")
+			osf, err := os.OpenFile(path, os.O_RDWR, 0)
+			require.NoError(t, err)
+			defer osf.Close()
+			f, err := elf.NewFile(osf)
+			require.NoError(t, err)
+			main := f.Section(".text")
+			require.NotNil(t, main)
+			s, err := loadMapping(f, osf, 1)
+			require.NoError(t, err)
+			require.NotEmpty(t, s.maps)
+			if tc.truncate {
+				require.NoError(t, osf.Truncate(0))
+			}
+			answered := 0
+			for addr := main.Addr; addr < main.Addr+main.Size; addr += 16 {
+				if _, _, _, ok := s.Find(addr); ok {
+					answered++
+				}
+			}
+			if tc.wantErr {
+				assert.Zero(t, answered)
+				assert.ErrorContains(t, s.Err(), "the file changed while egprof read it")
+			} else {
+				assert.NotZero(t, answered)
+				assert.NoError(t, s.Err())
+			}
+		})
+	}
+}
+
+// copyFile copies the file at src into the test's temporary folder.
+func copyFile(t *testing.T, src string) string {
+	t.Helper()
+	in, err := os.Open(src)
+	require.NoError(t, err)
+	defer in.Close()
+	dst := filepath.Join(t.TempDir(), filepath.Base(src))
+	out, err := os.Create(dst)
+	require.NoError(t, err)
+	_, err = io.Copy(out, in)
+	require.NoError(t, err)
+	require.NoError(t, out.Close())
+	return dst
+}
