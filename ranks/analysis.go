@@ -2,6 +2,7 @@ package ranks
 
 import (
 	"cmp"
+	"encoding/binary"
 	"github.com/egprof/egprof/symtab"
 	"math"
 	"slices"
@@ -522,7 +523,10 @@ func (rep *Report) clusterRanks(s *Summary, rd *rankReader, idx []int, name func
 	}
 	// In samples from the region's mean, for the clustering, read from
 	// the ranks' records as needed rather than held for every rank.
-	pts := &rankPoints{rd: rd, dims: dims, means: means}
+	pts, err := newRankPoints(rd, dims, means)
+	if err != nil {
+		return err
+	}
 	cl := ClusterPoints(pts)
 	if pts.err != nil {
 		return pts.err
@@ -590,7 +594,9 @@ func (rep *Report) clusterRanks(s *Summary, rd *rankReader, idx []int, name func
 }
 
 // rankPoints are the ranks as points to cluster: each rank's time in the
-// regions dims, in samples from the region's mean.
+// regions dims, in samples from the region's mean. Ranks in a Spill are
+// written there again as the points alone (see pointTable): k-means reads
+// them many times over.
 type rankPoints struct {
 	rd    *rankReader
 	err   error // the first failure to read a rank
@@ -600,6 +606,37 @@ type rankPoints struct {
 	// among its regions (-1 for a region it does not hold).
 	store *keptStore
 	cols  []int
+	table *pointTable // the points of ranks in a Spill
+	v     []uint64
+}
+
+// newRankPoints returns the ranks read by rd as points.
+func newRankPoints(rd *rankReader, dims []int, means []float64) (*rankPoints, error) {
+	r := &rankPoints{rd: rd, dims: dims, means: means, v: make([]uint64, len(dims))}
+	t := rd.s.rows
+	if t == nil || len(dims) == 0 {
+		return r, nil
+	}
+	pt := &pointTable{st: t.st, base: t.end(), n: t.n, dim: len(dims)}
+	var out []byte
+	for p := range t.n {
+		ri, err := rd.at(p)
+		if err != nil {
+			return nil, err
+		}
+		r.values(ri)
+		for _, v := range r.v {
+			out = binary.LittleEndian.AppendUint64(out, v)
+		}
+		if last := p == t.n-1; last || len(out) >= pointWindow*8*pt.dim {
+			if err := pt.write(out, p+1-len(out)/(8*pt.dim)); err != nil {
+				return nil, err
+			}
+			out = out[:0]
+		}
+	}
+	r.table = pt
+	return r, nil
 }
 
 func (r *rankPoints) Len() int { return r.rd.s.P() }
@@ -608,12 +645,32 @@ func (r *rankPoints) Dim() int { return len(r.dims) }
 // Point writes rank p's coordinates to dst: zeros when it cannot be
 // read (r.err tells).
 func (r *rankPoints) Point(p int, dst []float64) {
-	ri, err := r.rd.at(p)
-	if err != nil {
-		r.err = cmp.Or(r.err, err)
-		clear(dst)
-		return
+	if r.table != nil {
+		b, err := r.table.at(p)
+		if err != nil {
+			r.err = cmp.Or(r.err, err)
+			clear(dst)
+			return
+		}
+		for d := range r.dims {
+			r.v[d] = binary.LittleEndian.Uint64(b[8*d:])
+		}
+	} else {
+		ri, err := r.rd.at(p)
+		if err != nil {
+			r.err = cmp.Or(r.err, err)
+			clear(dst)
+			return
+		}
+		r.values(ri)
 	}
+	for d, v := range r.v {
+		dst[d] = (float64(v) - r.means[d]) / FixedOne
+	}
+}
+
+// values sets r.v to the rank's times in the regions dims.
+func (r *rankPoints) values(ri *RankInfo) {
 	if k := ri.kept; k != nil && k != r.store {
 		r.store = k
 		r.cols = r.cols[:0]
@@ -626,13 +683,11 @@ func (r *rankPoints) Point(p int, dst []float64) {
 		}
 	}
 	for d, i := range r.dims {
-		var v uint64
 		if ri.kept != nil && r.cols[d] >= 0 {
-			v = ri.kept.values[r.cols[d]].get(int(ri.row))
+			r.v[d] = ri.kept.values[r.cols[d]].get(int(ri.row))
 		} else {
-			v = ri.Value(i)
+			r.v[d] = ri.Value(i)
 		}
-		dst[d] = (float64(v) - r.means[d]) / FixedOne
 	}
 }
 

@@ -159,9 +159,9 @@ func point(x Points, i int) []float64 {
 }
 
 // kmeans runs Lloyd's algorithm from farthest-point starting centres. ok
-// is false when there are fewer than k distinct points. It keeps a byte
-// per point: each point's distance to its nearest centre is computed
-// again for each new centre rather than kept.
+// is false when there are fewer than k distinct points. It keeps two
+// bytes per point: its group, and while the centres are chosen, its
+// nearest centre (its distance to it is computed again, not kept).
 func kmeans(x Points, k int) (assign []uint8, cent [][]float64, ok bool) {
 	n := x.Len()
 	p := make([]float64, x.Dim())
@@ -174,14 +174,19 @@ func kmeans(x Points, k int) (assign []uint8, cent [][]float64, ok bool) {
 		}
 	}
 	cent = [][]float64{point(x, first)}
+	near := make([]uint8, n) // each point's nearest centre so far
 	for len(cent) < k {
-		// The point farthest from its nearest centre.
+		// The point farthest from its nearest centre, the newest centre
+		// included.
 		pick, d := -1, 0.0
+		last := len(cent) - 1
 		for i := range n {
 			x.Point(i, p)
-			v := dist2(p, cent[0])
-			for _, q := range cent[1:] {
-				v = min(v, dist2(p, q))
+			v := dist2(p, cent[near[i]])
+			if last > 0 {
+				if dq := dist2(p, cent[last]); dq < v {
+					v, near[i] = dq, uint8(last)
+				}
 			}
 			if v > d {
 				pick, d = i, v

@@ -337,3 +337,48 @@ func (c *rowCopier) flush() error {
 	c.out = c.out[:0]
 	return err
 }
+
+// pointTable holds the points of the clustering of ranks in a Spill (see
+// rankPoints), after the rows: each rank's time in the regions clustered,
+// 8 bytes each, read back a window at a time.
+type pointTable struct {
+	st     Spill
+	base   int64
+	n, dim int
+	buf    []byte // the points [lo, lo+inBuf)
+	lo     int
+	inBuf  int
+}
+
+// pointWindow is the number of points read at once.
+const pointWindow = 4 * windowRows
+
+// write stores points b (whole points) from point p on.
+func (pt *pointTable) write(b []byte, p int) error {
+	if _, err := pt.st.WriteAt(b, pt.base+int64(p)*int64(8*pt.dim)); err != nil {
+		return fmt.Errorf("writing the ranks' points to cluster to the spill store: %w", err)
+	}
+	return nil
+}
+
+// at returns point p's values.
+func (pt *pointTable) at(p int) ([]byte, error) {
+	size := 8 * pt.dim
+	if p < pt.lo || p >= pt.lo+pt.inBuf {
+		n := min(pointWindow, pt.n-p)
+		if cap(pt.buf) < n*size {
+			pt.buf = make([]byte, pointWindow*size)
+		}
+		pt.buf, pt.inBuf = pt.buf[:n*size], 0
+		got, err := pt.st.ReadAt(pt.buf, pt.base+int64(p)*int64(size))
+		if got == len(pt.buf) && errors.Is(err, io.EOF) {
+			err = nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading the ranks' points to cluster back from the spill store: %w", err)
+		}
+		pt.lo, pt.inBuf = p, n
+	}
+	i := p - pt.lo
+	return pt.buf[i*size : (i+1)*size], nil
+}

@@ -95,14 +95,14 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 	opts := c.rankCollectOptions(anaTab, classic)
 	opts.Progress = bar.update
 	if len(inputs) >= spillRanks && !opts.KeepHeaviest {
-		spill, err := os.CreateTemp("", "egprof-ranks-*")
-		if err != nil {
-			return fail("%s: a temporary file for the ranks: %s\n", c.argv0, oserr.Text(err))
-		}
 		// Unlinked at once: it goes when it is closed, or egprof ends.
-		os.Remove(spill.Name())
-		defer spill.Close()
-		opts.Spill = spill
+		// Without one (no writable temporary directory) the ranks stay
+		// in memory, with the same results.
+		if spill, err := os.CreateTemp("", "egprof-ranks-*"); err == nil {
+			os.Remove(spill.Name())
+			defer spill.Close()
+			opts.Spill = spill
+		}
 	}
 	res, err := c.collectRanks(anaTab, layout, inputs, opts, stdout)
 	bar.finish()
