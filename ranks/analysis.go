@@ -2,6 +2,7 @@ package ranks
 
 import (
 	"cmp"
+	"encoding/binary"
 	"github.com/egprof/egprof/symtab"
 	"math"
 	"slices"
@@ -142,9 +143,14 @@ type Matrix struct {
 // RankCluster is a group of ranks with similar times in the most
 // imbalanced regions.
 type RankCluster struct {
-	Ranks   string `json:"ranks"` // as ranges, "0-15,32"
-	Size    int    `json:"size"`
-	Members []int  `json:"-"`
+	Ranks string `json:"ranks"` // as ranges, "0-15,32"
+	Size  int    `json:"size"`
+	// First and Last are the lowest and highest rank of the group, and
+	// Spacing the difference between each rank and the next when it is
+	// the same all along (else 0).
+	First   int `json:"-"`
+	Last    int `json:"-"`
+	Spacing int `json:"-"`
 	// Separating are the regions whose mean time in the group differs
 	// from the other ranks' by 5 % or more, the largest difference in
 	// seconds first (at most 3).
@@ -179,8 +185,9 @@ type Series struct {
 	Mean    []float64   // per region, over all ranks
 }
 
-// Analyze computes the report of a summary.
-func Analyze(s *Summary, opt AnalyzeOptions) *Report {
+// Analyze computes the report of a summary. It fails only when the ranks
+// Collect kept in a Spill cannot be read back.
+func Analyze(s *Summary, opt AnalyzeOptions) (*Report, error) {
 	top := opt.Top
 	if top <= 0 {
 		top = DefaultTop
@@ -198,11 +205,16 @@ func Analyze(s *Summary, opt AnalyzeOptions) *Report {
 	P := s.P()
 	nr, na := len(s.Regions), len(s.Activities)
 	rep := &Report{Exe: s.Exe, P: P, HZ: s.HZ, TopK: s.TopK}
-	ranks := make([]int, P)
-	for i, r := range s.Ranks {
-		ranks[i] = r.Rank
+	rd := s.reader()
+	var all rankRanges
+	for p := range P {
+		ri, err := rd.at(p)
+		if err != nil {
+			return nil, err
+		}
+		all.add(ri.Rank)
 	}
-	rep.RankList = FormatRanks(ranks)
+	rep.RankList = all.String()
 
 	// The paper's indices from t_ij and ID_ij: the activities from the
 	// time counted once (x), the regions from the regions' view (v), which
@@ -323,11 +335,18 @@ func Analyze(s *Summary, opt AnalyzeOptions) *Report {
 	}
 	rep.Matrix = m
 
+	var err error
 	if !opt.NoSeries {
-		rep.Series = s.series(topIdx[:min(top, len(topIdx))], name)
+		if rep.Series, err = s.series(rd, topIdx[:min(top, len(topIdx))], name); err != nil {
+			return nil, err
+		}
 	}
-	rep.Truncated = s.unknownRanks(topIdx)
-	rep.clusterRanks(s, topIdx[:min(clusterDims, len(topIdx))], name)
+	if rep.Truncated, err = s.unknown(rd, topIdx); err != nil {
+		return nil, err
+	}
+	if err := rep.clusterRanks(s, rd, topIdx[:min(clusterDims, len(topIdx))], name); err != nil {
+		return nil, err
+	}
 	// The regions' clusters describe how the program's time splits
 	// (section 2): by the time counted once, in either view.
 	var activeX []int
@@ -337,7 +356,7 @@ func Analyze(s *Summary, opt AnalyzeOptions) *Report {
 		}
 	}
 	rep.clusterRegions(s, tx, activeX, x, name)
-	return rep
+	return rep, nil
 }
 
 // cellMatrix returns t_ij in seconds and ID_ij, region by activity, from
@@ -442,38 +461,46 @@ func (s *Summary) regionRow(i int, x Indices, t [][]float64, name func(string) s
 	return row
 }
 
-// unknownRanks counts the ranks whose time in one of the regions idx is
-// not known.
-func (s *Summary) unknownRanks(idx []int) int {
+// unknown counts the ranks whose time in one of the regions idx is not
+// known, reading them with rd.
+func (s *Summary) unknown(rd *rankReader, idx []int) (int, error) {
 	n := 0
-	for p := range s.Ranks {
+	for p := range s.P() {
+		ri, err := rd.at(p)
+		if err != nil {
+			return 0, err
+		}
 		for _, i := range idx {
-			if _, known := s.Ranks[p].Lookup(i); !known {
+			if _, known := ri.Lookup(i); !known {
 				n++
 				break
 			}
 		}
 	}
-	return n
+	return n, nil
 }
 
-// series returns the per-rank times of the regions idx.
-func (s *Summary) series(idx []int, name func(string) string) Series {
+// series returns the per-rank times of the regions idx, reading the
+// ranks with rd: a number per rank and region drawn.
+func (s *Summary) series(rd *rankReader, idx []int, name func(string) string) (Series, error) {
 	P := s.P()
 	sr := Series{Ranks: make([]int, P)}
-	for p, r := range s.Ranks {
-		sr.Ranks[p] = r.Rank
-	}
 	for _, i := range idx {
 		sr.Regions = append(sr.Regions, name(s.Regions[i]))
-		row := make([]float64, P)
-		for p := range s.Ranks {
-			row[p] = s.Seconds(float64(s.Ranks[p].Value(i)))
-		}
-		sr.Seconds = append(sr.Seconds, row)
+		sr.Seconds = append(sr.Seconds, make([]float64, P))
 		sr.Mean = append(sr.Mean, s.Seconds(s.RegionTime[i].Mean()))
 	}
-	return sr
+	for p := range P {
+		ri, err := rd.at(p)
+		if err != nil {
+			return Series{}, err
+		}
+		sr.Ranks[p] = ri.Rank
+		for k, i := range idx {
+			sr.Seconds[k][p] = s.Seconds(float64(ri.Value(i)))
+		}
+	}
+	return sr, nil
 }
 
 // clusterRanks groups the ranks by their times in the regions idx: each
@@ -481,7 +508,7 @@ func (s *Summary) series(idx []int, name func(string) string) Series {
 // region's mean, in seconds, so that a region weighs by the time its
 // imbalance costs. What sets a group apart is reported relative to each
 // region's mean.
-func (rep *Report) clusterRanks(s *Summary, idx []int, name func(string) string) {
+func (rep *Report) clusterRanks(s *Summary, rd *rankReader, idx []int, name func(string) string) error {
 	P := s.P()
 	var dims []int
 	var means []float64
@@ -496,32 +523,40 @@ func (rep *Report) clusterRanks(s *Summary, idx []int, name func(string) string)
 	}
 	// In samples from the region's mean, for the clustering, read from
 	// the ranks' records as needed rather than held for every rank.
-	pts := &rankPoints{s: s, dims: dims, means: means}
+	pts, err := newRankPoints(rd, dims, means)
+	if err != nil {
+		return err
+	}
 	cl := ClusterPoints(pts)
+	if pts.err != nil {
+		return pts.err
+	}
 	if len(dims) == 0 {
-		cl = Clustering{K: min(1, P), Assign: make([]int, P)}
+		cl = Clustering{K: min(1, P), Assign: make([]uint8, P)}
 	}
 	rep.RankSilhouette = cl.Silhouette
 	dev := make([]float64, len(dims))
 	a, b := make([]float64, len(dims)), make([]float64, len(dims))
-	for _, members := range groupMembers(cl) {
-		rc := RankCluster{Size: len(members)}
-		in := make([]bool, P)
-		for _, p := range members {
-			rc.Members = append(rc.Members, s.Ranks[p].Rank)
-			in[p] = true
-		}
-		rc.Ranks = FormatRanks(rc.Members)
-		if cl.K > 1 {
-			// Each region's sums over the group and over the others, in
-			// rank order.
-			clear(a)
-			clear(b)
-			na, nb := 0, 0
-			for p := range P {
+	for g := range cl.K {
+		var members rankRanges
+		// Each region's sums over the group and over the others, in
+		// rank order.
+		clear(a)
+		clear(b)
+		na, nb := 0, 0
+		for p := range P {
+			in := int(cl.Assign[p]) == g
+			if in {
+				ri, err := rd.at(p)
+				if err != nil {
+					return err
+				}
+				members.add(ri.Rank)
+			}
+			if cl.K > 1 {
 				pts.Point(p, dev)
 				sum := b
-				if in[p] {
+				if in {
 					sum = a
 					na++
 				} else {
@@ -533,6 +568,12 @@ func (rep *Report) clusterRanks(s *Summary, idx []int, name func(string) string)
 					sum[d] += dev[d] * FixedOne / means[d]
 				}
 			}
+		}
+		if pts.err != nil {
+			return pts.err
+		}
+		rc := RankCluster{Size: members.n, Ranks: members.String(), First: members.first, Last: members.last, Spacing: members.spacing()}
+		if cl.K > 1 {
 			var seps []Separation
 			for d := range dims {
 				diff := a[d]/float64(na) - b[d]/float64(max(nb, 1))
@@ -549,26 +590,87 @@ func (rep *Report) clusterRanks(s *Summary, idx []int, name func(string) string)
 		}
 		rep.RankClusters = append(rep.RankClusters, rc)
 	}
+	return nil
 }
 
 // rankPoints are the ranks as points to cluster: each rank's time in the
-// regions dims, in samples from the region's mean.
+// regions dims, in samples from the region's mean. Ranks in a Spill are
+// written there again as the points alone (see pointTable): k-means reads
+// them many times over.
 type rankPoints struct {
-	s     *Summary
+	rd    *rankReader
+	err   error // the first failure to read a rank
 	dims  []int
 	means []float64
 	// store and cols are the last store read and the positions of dims
 	// among its regions (-1 for a region it does not hold).
 	store *keptStore
 	cols  []int
+	table *pointTable // the points of ranks in a Spill
+	v     []uint64
 }
 
-func (r *rankPoints) Len() int { return r.s.P() }
+// newRankPoints returns the ranks read by rd as points.
+func newRankPoints(rd *rankReader, dims []int, means []float64) (*rankPoints, error) {
+	r := &rankPoints{rd: rd, dims: dims, means: means, v: make([]uint64, len(dims))}
+	t := rd.s.rows
+	if t == nil || len(dims) == 0 {
+		return r, nil
+	}
+	pt := &pointTable{st: t.st, base: t.end(), n: t.n, dim: len(dims)}
+	var out []byte
+	for p := range t.n {
+		ri, err := rd.at(p)
+		if err != nil {
+			return nil, err
+		}
+		r.values(ri)
+		for _, v := range r.v {
+			out = binary.LittleEndian.AppendUint64(out, v)
+		}
+		if last := p == t.n-1; last || len(out) >= pointWindow*8*pt.dim {
+			if err := pt.write(out, p+1-len(out)/(8*pt.dim)); err != nil {
+				return nil, err
+			}
+			out = out[:0]
+		}
+	}
+	r.table = pt
+	return r, nil
+}
+
+func (r *rankPoints) Len() int { return r.rd.s.P() }
 func (r *rankPoints) Dim() int { return len(r.dims) }
 
-// Point writes rank p's coordinates to dst.
+// Point writes rank p's coordinates to dst: zeros when it cannot be
+// read (r.err tells).
 func (r *rankPoints) Point(p int, dst []float64) {
-	ri := &r.s.Ranks[p]
+	if r.table != nil {
+		b, err := r.table.at(p)
+		if err != nil {
+			r.err = cmp.Or(r.err, err)
+			clear(dst)
+			return
+		}
+		for d := range r.dims {
+			r.v[d] = binary.LittleEndian.Uint64(b[8*d:])
+		}
+	} else {
+		ri, err := r.rd.at(p)
+		if err != nil {
+			r.err = cmp.Or(r.err, err)
+			clear(dst)
+			return
+		}
+		r.values(ri)
+	}
+	for d, v := range r.v {
+		dst[d] = (float64(v) - r.means[d]) / FixedOne
+	}
+}
+
+// values sets r.v to the rank's times in the regions dims.
+func (r *rankPoints) values(ri *RankInfo) {
 	if k := ri.kept; k != nil && k != r.store {
 		r.store = k
 		r.cols = r.cols[:0]
@@ -581,13 +683,11 @@ func (r *rankPoints) Point(p int, dst []float64) {
 		}
 	}
 	for d, i := range r.dims {
-		var v uint64
 		if ri.kept != nil && r.cols[d] >= 0 {
-			v = ri.kept.values[r.cols[d]].get(int(ri.row))
+			r.v[d] = ri.kept.values[r.cols[d]].get(int(ri.row))
 		} else {
-			v = ri.Value(i)
+			r.v[d] = ri.Value(i)
 		}
-		dst[d] = (float64(v) - r.means[d]) / FixedOne
 	}
 }
 
@@ -644,21 +744,75 @@ func (rep *Report) clusterRegions(s *Summary, t [][]float64, acts []int, x Indic
 
 // FormatRanks writes ascending rank numbers as ranges: "0-15,32".
 func FormatRanks(r []int) string {
-	var b strings.Builder
-	for i := 0; i < len(r); {
-		j := i
-		for j+1 < len(r) && r[j+1] == r[j]+1 {
-			j++
-		}
-		if b.Len() > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.Itoa(r[i]))
-		if j > i {
-			b.WriteByte('-')
-			b.WriteString(strconv.Itoa(r[j]))
-		}
-		i = j + 1
+	var rr rankRanges
+	for _, x := range r {
+		rr.add(x)
 	}
-	return b.String()
+	return rr.String()
+}
+
+// rankRanges writes ascending rank numbers, given one at a time, as
+// FormatRanks does, and notes their spacing.
+type rankRanges struct {
+	b           strings.Builder
+	n           int
+	first, last int
+	from        int // the first rank of the run that ends at last
+	step        int // the difference between the first two ranks
+	even        bool
+	closed      bool // the last run is written
+}
+
+// add appends rank x (before String).
+func (rr *rankRanges) add(x int) {
+	switch {
+	case rr.n == 0:
+		rr.first, rr.from = x, x
+	case x == rr.last+1:
+	default:
+		rr.flush()
+		rr.from = x
+	}
+	switch rr.n {
+	case 0:
+	case 1:
+		rr.step, rr.even = x-rr.last, true
+	default:
+		rr.even = rr.even && x-rr.last == rr.step
+	}
+	rr.last = x
+	rr.n++
+}
+
+// flush writes the run [from, last].
+func (rr *rankRanges) flush() {
+	if rr.b.Len() > 0 {
+		rr.b.WriteByte(',')
+	}
+	rr.b.WriteString(strconv.Itoa(rr.from))
+	if rr.last > rr.from {
+		rr.b.WriteByte('-')
+		rr.b.WriteString(strconv.Itoa(rr.last))
+	}
+}
+
+// String returns the ranges.
+func (rr *rankRanges) String() string {
+	if rr.n == 0 {
+		return ""
+	}
+	if !rr.closed {
+		rr.flush()
+		rr.closed = true
+	}
+	return rr.b.String()
+}
+
+// spacing is the difference between consecutive ranks when it is the
+// same all along, else 0.
+func (rr *rankRanges) spacing() int {
+	if rr.n < 2 || !rr.even {
+		return 0
+	}
+	return rr.step
 }

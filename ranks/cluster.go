@@ -10,8 +10,9 @@ import (
 type Clustering struct {
 	K int
 	// Assign gives each point's group, 0..K-1, groups numbered in the
-	// order of their first point.
-	Assign []int
+	// order of their first point: a byte each, as there are at most
+	// maxClusters groups.
+	Assign []uint8
 	// Centroids are the groups' mean vectors.
 	Centroids [][]float64
 	// Silhouette is the mean silhouette width of the partition chosen
@@ -64,7 +65,7 @@ func Cluster(x [][]float64) Clustering { return ClusterPoints(rows(x)) }
 // ClusterPoints is Cluster over points read one at a time.
 func ClusterPoints(x Points) Clustering {
 	n := x.Len()
-	single := Clustering{K: 1, Assign: make([]int, n)}
+	single := Clustering{K: 1, Assign: make([]uint8, n)}
 	if n > 0 {
 		single.Centroids = [][]float64{mean(x, nil)}
 	}
@@ -107,7 +108,7 @@ func renumber(c Clustering) Clustering {
 		}
 	}
 	for i, a := range c.Assign {
-		c.Assign[i] = newID[a]
+		c.Assign[i] = uint8(newID[a])
 	}
 	c.Centroids = cent[:next]
 	c.K = next
@@ -158,8 +159,10 @@ func point(x Points, i int) []float64 {
 }
 
 // kmeans runs Lloyd's algorithm from farthest-point starting centres. ok
-// is false when there are fewer than k distinct points.
-func kmeans(x Points, k int) (assign []int, cent [][]float64, ok bool) {
+// is false when there are fewer than k distinct points. It keeps two
+// bytes per point: its group, and while the centres are chosen, its
+// nearest centre (its distance to it is computed again, not kept).
+func kmeans(x Points, k int) (assign []uint8, cent [][]float64, ok bool) {
 	n := x.Len()
 	p := make([]float64, x.Dim())
 	mu := mean(x, nil)
@@ -171,14 +174,20 @@ func kmeans(x Points, k int) (assign []int, cent [][]float64, ok bool) {
 		}
 	}
 	cent = [][]float64{point(x, first)}
-	minD := make([]float64, n)
-	for i := range n {
-		x.Point(i, p)
-		minD[i] = dist2(p, cent[0])
-	}
+	near := make([]uint8, n) // each point's nearest centre so far
 	for len(cent) < k {
+		// The point farthest from its nearest centre, the newest centre
+		// included.
 		pick, d := -1, 0.0
-		for i, v := range minD {
+		last := len(cent) - 1
+		for i := range n {
+			x.Point(i, p)
+			v := dist2(p, cent[near[i]])
+			if last > 0 {
+				if dq := dist2(p, cent[last]); dq < v {
+					v, near[i] = dq, uint8(last)
+				}
+			}
 			if v > d {
 				pick, d = i, v
 			}
@@ -186,16 +195,12 @@ func kmeans(x Points, k int) (assign []int, cent [][]float64, ok bool) {
 		if pick < 0 {
 			return nil, nil, false
 		}
-		q := point(x, pick)
-		cent = append(cent, q)
-		for i := range n {
-			x.Point(i, p)
-			minD[i] = min(minD[i], dist2(p, q))
-		}
+		cent = append(cent, point(x, pick))
 	}
-	assign = make([]int, n)
+	const unassigned = maxClusters // no group yet
+	assign = make([]uint8, n)
 	for i := range assign {
-		assign[i] = -1
+		assign[i] = unassigned
 	}
 	sums := make([][]float64, k)
 	members := make([]int, k)
@@ -209,8 +214,8 @@ func kmeans(x Points, k int) (assign []int, cent [][]float64, ok bool) {
 					best, bd = c, d
 				}
 			}
-			if assign[i] != best {
-				assign[i] = best
+			if int(assign[i]) != best {
+				assign[i] = uint8(best)
 				changed = true
 			}
 		}
@@ -235,10 +240,10 @@ func kmeans(x Points, k int) (assign []int, cent [][]float64, ok bool) {
 						}
 					}
 					cent[c] = point(x, worst)
-					assign[worst] = c
+					assign[worst] = uint8(c)
 					continue
 				}
-				cent[c] = mean(x, func(i int) bool { return assign[i] == c })
+				cent[c] = mean(x, func(i int) bool { return int(assign[i]) == c })
 			}
 			continue
 		}
@@ -265,10 +270,10 @@ func kmeans(x Points, k int) (assign []int, cent [][]float64, ok bool) {
 }
 
 // countIn returns how many points assign puts in group c.
-func countIn(assign []int, c int) int {
+func countIn(assign []uint8, c int) int {
 	n := 0
 	for _, a := range assign {
-		if a == c {
+		if int(a) == c {
 			n++
 		}
 	}
@@ -278,7 +283,7 @@ func countIn(assign []int, c int) int {
 // silhouette returns the mean silhouette width of the partition over an
 // evenly spaced sample of at most silhouetteSample points; a point alone
 // in its group scores 0.
-func silhouette(x Points, assign []int, k int) float64 {
+func silhouette(x Points, assign []uint8, k int) float64 {
 	n := x.Len()
 	stride := max(1, (n+silhouetteSample-1)/silhouetteSample)
 	var sample []int
@@ -300,7 +305,7 @@ func silhouette(x Points, assign []int, k int) float64 {
 				sums[assign[j]] += math.Sqrt(dist2(pts[si], pts[sj]))
 			}
 		}
-		own := assign[i]
+		own := int(assign[i])
 		if sizes[own] <= 1 {
 			continue
 		}

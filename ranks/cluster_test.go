@@ -42,7 +42,7 @@ func TestClusterFindsGroups(t *testing.T) {
 		cl := Cluster(px)
 		require.Equal(t, len(tt.centres), cl.K, tt.name)
 		// Same partition up to numbering: map found groups to true ones.
-		m := map[int]int{}
+		m := map[uint8]int{}
 		for i, a := range cl.Assign {
 			if g, ok := m[a]; ok {
 				assert.Equal(t, g, pw[i], tt.name)
@@ -50,7 +50,7 @@ func TestClusterFindsGroups(t *testing.T) {
 				m[a] = pw[i]
 			}
 		}
-		assert.Equal(t, 0, cl.Assign[0], "groups numbered by first point")
+		assert.Equal(t, uint8(0), cl.Assign[0], "groups numbered by first point")
 		assert.Greater(t, cl.Silhouette, 0.9, tt.name)
 		// Deterministic.
 		assert.Equal(t, cl, Cluster(px), tt.name)

@@ -77,7 +77,8 @@ func writeAcc(w *binfmt.Writer, a *Acc) {
 	w.Uint(uint64(a.MaxRank))
 }
 
-// Encode returns the summary in the file format.
+// Encode returns the summary in the file format. A summary whose ranks
+// Collect kept in a Spill is written by WriteTo, which reads them back.
 func (s *Summary) Encode() []byte {
 	e := &binfmt.Writer{}
 	e.String(s.Exe)
@@ -193,6 +194,9 @@ func (s *Summary) Encode() []byte {
 // WriteTo writes the encoded summary to w. A summed histogram larger than
 // a summary may hold is refused before anything is written.
 func (s *Summary) WriteTo(w io.Writer) (int64, error) {
+	if err := s.unspill(); err != nil {
+		return 0, err
+	}
 	if s.Classic != nil {
 		for _, h := range s.Classic.Hists {
 			if len(h.Bins) > maxBins {

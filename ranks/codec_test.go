@@ -77,7 +77,8 @@ func TestDecodeSummaryDamage(t *testing.T) {
 				caught++
 				continue
 			}
-			Analyze(s, AnalyzeOptions{})
+			_, err = Analyze(s, AnalyzeOptions{})
+			require.NoError(t, err)
 		}
 	}
 	assert.Greater(t, caught, 0)
@@ -92,7 +93,8 @@ func FuzzDecodeSummary(f *testing.F) {
 		}
 		s, err := DecodeSummary(data, "fuzz")
 		if err == nil {
-			Analyze(s, AnalyzeOptions{})
+			_, err = Analyze(s, AnalyzeOptions{})
+			require.NoError(t, err)
 			_ = s.Encode()
 		}
 	})

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/egprof/egprof/callgraph"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -238,6 +239,19 @@ type CollectOptions struct {
 	// into theirs. The summary has no summed profile of its own then
 	// (Summary.Classic): give the merged one to ClassicFrom.
 	Part *Part
+
+	// Spill, if set, holds the ranks' rows instead of memory when they
+	// are recorded leanly (KeepHeaviest unset) and all from gmon files
+	// with distinct rank numbers (no summary, no Part): the summary then
+	// needs the Spill, for FillRanks and Analyze, which read the rows
+	// back in order (WriteTo and Merge read them into memory). A failure
+	// to write or read it is an error that says so.
+	Spill Spill
+
+	// candidates, when not 0, is how many candidate regions are chosen
+	// (candidatesFor(Shown) otherwise): tests choose fewer than the
+	// regions shown, so that ranks must be read again.
+	candidates int
 }
 
 // Part is one process's share of a Collect over inputs shared out among
@@ -260,34 +274,43 @@ type Collected struct {
 // gmon file is one rank, attributed to the symbols of tab (as gprof's flat
 // profile does) and grouped by layout; summaries are merged in. Memory
 // does not grow with the number of gmon files beyond a small record per
-// rank. The error returned is that of the first failing input in input
+// rank, nor by that when the records are rows of opt.Spill (a few bytes
+// per input remain while reading). The error returned is that of the first failing input in input
 // order, whatever the number of workers.
 func Collect(tab *symtab.Table, layout *Layout, inputs []Input, opt CollectOptions) (*Collected, error) {
 	if len(inputs) > math.MaxInt32 {
 		return nil, fmt.Errorf("%d inputs, more than %d", len(inputs), math.MaxInt32)
 	}
 	c := &collector{tab: tab, layout: layout, attr: newAttributor(tab), inputs: inputs, opt: opt}
-	c.cand.limit = candidatesFor(opt.Shown)
+	c.cand.limit = cmp.Or(opt.candidates, candidatesFor(opt.Shown))
+	var rows *rowTable
+	if opt.Spill != nil && !opt.KeepHeaviest && opt.Part == nil {
+		rows = newRowTable(opt.Spill, inputs)
+	}
+	c.cand.rows = rows
 	if opt.Part != nil {
 		c.cand.frozen, c.cand.regions = true, opt.Part.Candidates
 	}
 	if opt.Sum {
 		c.sum = gmon.NewProfile(tab.Target, opt.Format)
 	}
-	jobs := c.plan()
+	p := c.plan()
+	// A job is told by its number alone (jobAt).
+	jobs := make([]struct{}, p.n)
 	workers := parallel.Workers(opt.Workers, len(jobs))
 	c.free = make(chan []byte, 2*workers)
 	ws := make([]*worker, workers)
 	t := turns{warmErrs: map[int]error{}}
 	err := parallel.Map(context.Background(), jobs, parallel.Options{Workers: workers},
-		func(w, _ int, j job) (outcome, error) {
+		func(w, i int, _ struct{}) (outcome, error) {
 			if ws[w] == nil {
 				ws[w] = &worker{sum: NewSummary(opt.Exe, layout, opt.TopK), sc: newScratch(len(tab.Syms))}
 				if !opt.KeepHeaviest {
 					ws[w].sum.kept = &keptStore{inputs: inputs}
+					ws[w].sum.rows = rows
 				}
 			}
-			return c.do(ws[w], j)
+			return c.do(ws[w], p.jobAt(i))
 		},
 		func(_ int, o outcome) error { return c.take(&t, o) })
 	if err != nil {
@@ -319,7 +342,12 @@ func Collect(tab *symtab.Table, layout *Layout, inputs []Input, opt CollectOptio
 	if err := out.Normalize(); err != nil {
 		return nil, err
 	}
-	c.cand.apply(out)
+	if err := c.cand.apply(out); err != nil {
+		return nil, err
+	}
+	if rows != nil {
+		out.rows, rows.n, rows.pos = rows, out.spilled, nil
+	}
 	res := &Collected{Summary: out, Sum: c.sum, HasBB: t.hasBB}
 	if c.sum != nil && opt.Part == nil {
 		out.Classic = ClassicFrom(c.sum)
@@ -428,6 +456,10 @@ type candidates struct {
 	limit   int                   // how many regions to choose
 	regions []int32               // ascending, once frozen
 	warm    map[int][]RegionValue // rank -> its non-zero region times
+	// rows, when the ranks are rows of a Spill, gets the regions when
+	// they are chosen; warmInput is then each warm-up rank's input.
+	rows      *rowTable
+	warmInput map[int]int
 }
 
 // warmupRanks is how many ranks the candidates are chosen from.
@@ -451,15 +483,15 @@ func (c *candidates) chosen() ([]int32, bool) {
 	return c.regions, c.frozen
 }
 
-// add records one warm-up rank's region times; the last one needed
-// chooses the candidates.
-func (c *candidates) add(rank int, full []RegionValue, nRegions int) {
+// add records the region times of a rank read before the choice, from
+// input; the last one needed chooses the candidates.
+func (c *candidates) add(rank, input int, full []RegionValue, nRegions int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.warm == nil {
-		c.warm = map[int][]RegionValue{}
+		c.warm, c.warmInput = map[int][]RegionValue{}, map[int]int{}
 	}
-	c.warm[rank] = full
+	c.warm[rank], c.warmInput[rank] = full, input
 	if c.sample[rank] {
 		c.seen++
 	}
@@ -501,13 +533,34 @@ func (c *candidates) freeze(nRegions int) {
 	regs = regs[:min(len(regs), c.limit)]
 	slices.Sort(regs)
 	c.regions = regs
+	if c.rows != nil {
+		c.rows.regions = regs
+	}
 }
 
-// apply gives the warm-up ranks of s their times in the candidates.
-func (c *candidates) apply(s *Summary) {
+// apply gives the warm-up ranks of s their times in the candidates: the
+// rows of a Spill are written then.
+func (c *candidates) apply(s *Summary) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.freeze(len(s.Regions))
+	if t := s.rows; t != nil {
+		var buf []byte
+		for _, rank := range slices.Sorted(maps.Keys(c.warm)) {
+			full := c.warm[rank]
+			var total uint64
+			for _, rv := range full {
+				total += rv.Value
+			}
+			err := t.writeRank(&buf, rank, c.warmInput[rank], total, len(full) > c.inKeep(full),
+				func(r int32) uint64 { return regionValue(full, r) })
+			if err != nil {
+				return err
+			}
+		}
+		c.warm, c.warmInput = nil, nil
+		return nil
+	}
 	for p := range s.Ranks {
 		ri := &s.Ranks[p]
 		full, ok := c.warm[ri.Rank]
@@ -517,22 +570,38 @@ func (c *candidates) apply(s *Summary) {
 		if ri.kept != nil {
 			ri.kept.setRegions(c.regions)
 		}
-		inKeep := 0
 		for _, r := range c.regions {
-			i := sort.Search(len(full), func(i int) bool { return full[i].Region >= r })
-			v := uint64(0)
-			if i < len(full) && full[i].Region == r {
-				v = full[i].Value
-				inKeep++
-			}
-			ri.set(int(r), v)
+			ri.set(int(r), regionValue(full, r))
 		}
 		if ri.kept != nil {
 			// As addRank records the ranks read after the choice.
-			ri.Truncated = len(full) > inKeep
+			ri.Truncated = len(full) > c.inKeep(full)
 		}
 	}
-	c.warm = nil
+	c.warm, c.warmInput = nil, nil
+	return nil
+}
+
+// regionValue is region r's time among full (ascending), 0 if absent.
+func regionValue(full []RegionValue, r int32) uint64 {
+	i := sort.Search(len(full), func(i int) bool { return full[i].Region >= r })
+	if i < len(full) && full[i].Region == r {
+		return full[i].Value
+	}
+	return 0
+}
+
+// inKeep counts the candidates among the regions of full (with
+// non-zero times).
+func (c *candidates) inKeep(full []RegionValue) int {
+	n := 0
+	for _, r := range c.regions {
+		i := sort.Search(len(full), func(i int) bool { return full[i].Region >= r })
+		if i < len(full) && full[i].Region == r {
+			n++
+		}
+	}
+	return n
 }
 
 // do runs job j on a worker: reads the input, analyses it into the
@@ -626,11 +695,33 @@ type job struct {
 	sum     bool
 }
 
+// jobPlan is the order of the jobs, told by number: first the analysis
+// of the warm-up ranks, then every input in order (analysed unless it was
+// warmed up), or only the inputs of a Part.
+type jobPlan struct {
+	n    int
+	warm []int32 // the inputs of the warm-up ranks, ascending
+	part *Part
+}
+
+// jobAt returns job number i.
+func (p *jobPlan) jobAt(i int) job {
+	if p.part != nil {
+		return job{input: int32(p.part.From + i), analyse: true, sum: true}
+	}
+	if i < len(p.warm) {
+		return job{input: p.warm[i], warmup: true, analyse: true}
+	}
+	in := int32(i - len(p.warm))
+	_, early := slices.BinarySearch(p.warm, in)
+	return job{input: in, analyse: !early, sum: true}
+}
+
 // plan orders the jobs: first the analysis of warmupRanks gmon files
 // evenly spread over the inputs, from which the candidate regions are
 // chosen; then every input in order, analysed unless done already, and
 // added to the summed profile.
-func (c *collector) plan() []job {
+func (c *collector) plan() *jobPlan {
 	nGmon := 0
 	for _, in := range c.inputs {
 		if !in.Summary {
@@ -638,18 +729,13 @@ func (c *collector) plan() []job {
 		}
 	}
 	if p := c.opt.Part; p != nil {
-		jobs := make([]job, 0, p.To-p.From)
-		for i := p.From; i < p.To; i++ {
-			jobs = append(jobs, job{input: int32(i), analyse: true, sum: true})
-		}
-		return jobs
+		return &jobPlan{n: p.To - p.From, part: p}
 	}
 	warm := 0
 	if nGmon > warmupRanks {
 		warm = warmupRanks
 	}
-	jobs := make([]job, 0, warm+len(c.inputs))
-	early := make([]bool, len(c.inputs))
+	p := &jobPlan{}
 	c.cand.sample = map[int]bool{}
 	// The k-th of the warm-up ranks is gmon input number k*nGmon/warm.
 	k, g := 0, 0
@@ -660,17 +746,14 @@ func (c *collector) plan() []job {
 		if warm == 0 {
 			c.cand.sample[in.Rank] = true
 		} else if k < warm && g == k*nGmon/warm {
-			early[i] = true
 			c.cand.sample[in.Rank] = true
-			jobs = append(jobs, job{input: int32(i), warmup: true, analyse: true})
+			p.warm = append(p.warm, int32(i))
 			k++
 		}
 		g++
 	}
-	for i := range c.inputs {
-		jobs = append(jobs, job{input: int32(i), analyse: !early[i], sum: true})
-	}
-	return jobs
+	p.n = len(p.warm) + len(c.inputs)
+	return p
 }
 
 // analyse folds one input into s: a gmon file as one rank (reporting
@@ -679,6 +762,10 @@ func (c *collector) plan() []job {
 func (c *collector) analyse(s *Summary, i int, data []byte, sc *scratch) (sum *Summary, hasBB bool, err error) {
 	in := &c.inputs[i]
 	if in.Summary || IsSummary(data) {
+		if s.rows != nil {
+			// Its ranks would join rows of a Spill not made for them.
+			return nil, false, fmt.Errorf("%s is a summary not marked as one (Input.Summary)", in.Name)
+		}
 		sum, err := DecodeSummary(data, in.Name)
 		if err != nil {
 			return nil, false, err
@@ -723,7 +810,7 @@ func (c *collector) rank(s *Summary, i int, data []byte, sc *scratch) (hasBB boo
 		return false, fmt.Errorf("%s: %w", in.Name, err)
 	}
 	if !frozen {
-		c.cand.add(in.Rank, full, len(c.layout.Regions))
+		c.cand.add(in.Rank, i, full, len(c.layout.Regions))
 	}
 	return len(f.BBs) > 0, nil
 }
@@ -863,6 +950,15 @@ func (c *collector) addToSum(i int, data []byte, sum *Summary) error {
 // number of ranks read again.
 func FillRanks(tab *symtab.Table, layout *Layout, s *Summary, inputs []Input, regions []int, opt CollectOptions) (int, error) {
 	regions = regions[:min(len(regions), MaxFilled)]
+	if t := s.rows; t != nil {
+		if len(t.extra) == 0 {
+			return fillRows(tab, layout, s, regions, opt)
+		}
+		// Filled once already: the records are completed in memory.
+		if err := s.unspill(); err != nil {
+			return 0, err
+		}
+	}
 	var todo []int // indexes into s.Ranks
 	for p := range s.Ranks {
 		for _, r := range regions {
@@ -894,52 +990,9 @@ func FillRanks(tab *symtab.Table, layout *Layout, s *Summary, inputs []Input, re
 	if len(todo) == 0 {
 		return 0, nil
 	}
-	attr := newAttributor(tab)
-	type fillWorker struct {
-		sc      *scratch
-		cells   *Summary // the cells of the attribution, no ranks
-		regTime []uint64
-		buf     []byte
-	}
-	workers := parallel.Workers(opt.Workers, len(todo))
-	ws := make([]*fillWorker, workers)
-	err := parallel.Map(context.Background(), todo, parallel.Options{Workers: workers},
-		func(w, _ int, p int) ([]uint64, error) {
-			if ws[w] == nil {
-				ws[w] = &fillWorker{sc: newScratch(len(tab.Syms)), cells: NewSummary("", layout, 0), regTime: make([]uint64, len(layout.Regions))}
-			}
-			wk := ws[w]
-			in := todoInput[p]
-			data := in.Data
-			if data == nil {
-				var err error
-				if data, err = gmon.ReadFileInto(in.Name, &wk.buf); err != nil {
-					return nil, err
-				}
-			}
-			f, err := gmon.ReadReusing(wk.sc.file, data, in.Name, tab.Target, opt.Format)
-			wk.sc.file = f
-			if err != nil {
-				return nil, err
-			}
-			v, err := wk.sc.attribute(attr, layout, f, wk.cells)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", in.Name, err)
-			}
-			view := v.time
-			if layout.Config.inclusive() {
-				view = v.incl
-			}
-			clear(wk.regTime)
-			for c, cell := range wk.cells.Cells {
-				wk.regTime[cell.Region] += view[c]
-			}
-			times := make([]uint64, len(regions))
-			for k, r := range regions {
-				times[k] = wk.regTime[r]
-			}
-			return times, nil
-		},
+	f := newFiller(tab, layout, regions, opt, len(todo))
+	err := parallel.Map(context.Background(), todo, parallel.Options{Workers: f.workers},
+		func(w, _ int, p int) ([]uint64, error) { return f.times(w, todoInput[p]) },
 		func(k int, times []uint64) error {
 			ri := &s.Ranks[todo[k]]
 			for n, r := range regions {
@@ -951,4 +1004,120 @@ func FillRanks(tab *symtab.Table, layout *Layout, s *Summary, inputs []Input, re
 		return 0, err
 	}
 	return len(todo), nil
+}
+
+// fillRows is FillRanks for a summary whose ranks are rows of a Spill:
+// the rows are written again after the table, with room for the regions
+// that are not candidates, filled in for the ranks read again.
+func fillRows(tab *symtab.Table, layout *Layout, s *Summary, regions []int, opt CollectOptions) (int, error) {
+	t := s.rows
+	rd := s.reader()
+	var todo, todoInput []int32 // rows to read again, and their inputs
+	for p := range t.n {
+		ri, err := rd.at(p)
+		if err != nil {
+			return 0, err
+		}
+		for _, r := range regions {
+			if _, known := ri.Lookup(r); !known {
+				todo = append(todo, int32(p))
+				todoInput = append(todoInput, int32(ri.kept.input.get(int(ri.row))))
+				break
+			}
+		}
+	}
+	if len(todo) == 0 {
+		return 0, nil
+	}
+	nt := &rowTable{st: t.st, base: t.end(), n: t.n, inputs: t.inputs, regions: t.regions}
+	for _, r := range regions {
+		if _, cand := slices.BinarySearch(t.regions, int32(r)); !cand {
+			nt.extra = append(nt.extra, int32(r))
+		}
+	}
+	slices.Sort(nt.extra)
+	nt.extra = slices.Compact(nt.extra)
+	cp := &rowCopier{from: t, to: nt}
+	f := newFiller(tab, layout, regions, opt, len(todo))
+	err := parallel.Map(context.Background(), todoInput, parallel.Options{Workers: f.workers},
+		func(w, _ int, in int32) ([]uint64, error) { return f.times(w, &t.inputs[in]) },
+		func(k int, times []uint64) error {
+			return cp.fill(int(todo[k]), func(r int32) uint64 { return times[slices.Index(regions, int(r))] })
+		})
+	if err == nil {
+		err = cp.copyTo(t.n)
+	}
+	if err == nil {
+		err = cp.flush()
+	}
+	if err != nil {
+		return 0, err
+	}
+	s.rows = nt
+	return len(todo), nil
+}
+
+// filler computes ranks' times in regions again from their gmon files,
+// with a scratch of its own for each worker.
+type filler struct {
+	tab     *symtab.Table
+	layout  *Layout
+	attr    *attributor
+	regions []int
+	opt     CollectOptions
+	workers int
+	ws      []*fillWorker
+}
+
+// fillWorker is one worker's state.
+type fillWorker struct {
+	sc      *scratch
+	cells   *Summary // the cells of the attribution, no ranks
+	regTime []uint64
+	buf     []byte
+}
+
+func newFiller(tab *symtab.Table, layout *Layout, regions []int, opt CollectOptions, n int) *filler {
+	workers := parallel.Workers(opt.Workers, n)
+	return &filler{tab: tab, layout: layout, attr: newAttributor(tab), regions: regions, opt: opt, workers: workers,
+		ws: make([]*fillWorker, workers)}
+}
+
+// times reads the gmon file in on worker w and returns its rank's time in
+// each of the regions.
+func (fl *filler) times(w int, in *Input) ([]uint64, error) {
+	if fl.ws[w] == nil {
+		fl.ws[w] = &fillWorker{sc: newScratch(len(fl.tab.Syms)), cells: NewSummary("", fl.layout, 0),
+			regTime: make([]uint64, len(fl.layout.Regions))}
+	}
+	wk := fl.ws[w]
+	data := in.Data
+	if data == nil {
+		var err error
+		if data, err = gmon.ReadFileInto(in.Name, &wk.buf); err != nil {
+			return nil, err
+		}
+	}
+	f, err := gmon.ReadReusing(wk.sc.file, data, in.Name, fl.tab.Target, fl.opt.Format)
+	wk.sc.file = f
+	if err != nil {
+		return nil, err
+	}
+	v, err := wk.sc.attribute(fl.attr, fl.layout, f, wk.cells)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", in.Name, err)
+	}
+	view := v.time
+	if fl.layout.Config.inclusive() {
+		view = v.incl
+	}
+	clear(wk.regTime)
+	for c, cell := range wk.cells.Cells {
+		wk.regTime[cell.Region] += view[c]
+	}
+	times := make([]uint64, len(fl.regions))
+	for k, r := range fl.regions {
+		times[k] = wk.regTime[r]
+	}
+	return times, nil
 }

@@ -280,11 +280,11 @@ func TestFillRanks(t *testing.T) {
 	}
 	require.NoError(t, small.Normalize())
 	regions := AnalysisRegions(small, 5)
-	require.Greater(t, small.unknownRanks(regions), 0)
+	require.Greater(t, small.unknownRanks(t, regions), 0)
 	n, err := FillRanks(fx.tab, fx.layout, small, in, regions, CollectOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, 2, n)
-	assert.Equal(t, 0, small.unknownRanks(regions))
+	assert.Equal(t, 0, small.unknownRanks(t, regions))
 	for p := range small.Ranks {
 		for _, r := range regions {
 			assert.Equal(t, full.Summary.Ranks[p].Value(r), small.Ranks[p].Value(r))
@@ -293,7 +293,7 @@ func TestFillRanks(t *testing.T) {
 	// Collect's candidates already cover these regions.
 	viaCollect, err := Collect(fx.tab, fx.layout, in, CollectOptions{TopK: 1})
 	require.NoError(t, err)
-	assert.Equal(t, 0, viaCollect.Summary.unknownRanks(regions))
+	assert.Equal(t, 0, viaCollect.Summary.unknownRanks(t, regions))
 	again, err := FillRanks(fx.tab, fx.layout, small, in, regions, CollectOptions{})
 	require.NoError(t, err)
 	assert.Zero(t, again, "nothing left to fill")
@@ -380,7 +380,7 @@ func TestCollectDeterministic(t *testing.T) {
 		if first == nil {
 			first = enc
 			regions := AnalysisRegions(res.Summary, 3)
-			assert.Zero(t, res.Summary.unknownRanks(regions))
+			assert.Zero(t, res.Summary.unknownRanks(t, regions))
 			continue
 		}
 		assert.Equal(t, first, enc, "%d workers", w)
@@ -412,7 +412,16 @@ func TestLeanRecordsSameAnalysis(t *testing.T) {
 				assert.Empty(t, ri.Top(), "lean: no heaviest regions")
 			}
 		}
-		return Analyze(res.Summary, AnalyzeOptions{Top: 2})
+		return analyze(t, res.Summary, AnalyzeOptions{Top: 2})
 	}
 	assert.Equal(t, report(true), report(false))
+}
+
+// unknownRanks counts the ranks of s whose time in one of the regions idx
+// is not known.
+func (s *Summary) unknownRanks(t testing.TB, idx []int) int {
+	t.Helper()
+	n, err := s.unknown(s.reader(), idx)
+	require.NoError(t, err)
+	return n
 }

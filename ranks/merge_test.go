@@ -125,7 +125,7 @@ func TestSummaryRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, enc, back.Encode())
 	// The analysis of the copy is the analysis of the original.
-	assert.Equal(t, Analyze(s, AnalyzeOptions{}), Analyze(back, AnalyzeOptions{}))
+	assert.Equal(t, analyze(t, s, AnalyzeOptions{}), analyze(t, back, AnalyzeOptions{}))
 }
 
 func TestMergeRejects(t *testing.T) {

@@ -246,7 +246,7 @@ func paperSummary(t *testing.T, regions, acts []string, tm, id [][]float64, P in
 func TestPaperTables6To9Analysed(t *testing.T) {
 	names := []string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}
 	s := paperSummary(t, names, paperActivities, table6, table7, 16, 1e6, 5)
-	rep := Analyze(s, AnalyzeOptions{})
+	rep := analyze(t, s, AnalyzeOptions{})
 	require.Equal(t, 16, rep.P)
 	assert.Equal(t, "69.924", strconv.FormatFloat(rep.TotalSeconds, 'f', 3, 64), "Table 5's total")
 	assert.Equal(t, "computation", rep.DominantActivity)
@@ -294,7 +294,7 @@ func TestPaperTables6To9Analysed(t *testing.T) {
 
 	// Section 3's criteria on the scaled indices.
 	candidates := func(c Criterion) (regions, acts []string) {
-		r := Analyze(s, AnalyzeOptions{Criterion: c})
+		r := analyze(t, s, AnalyzeOptions{Criterion: c})
 		for _, row := range r.Regions {
 			if row.Candidate {
 				regions = append(regions, row.Name)
@@ -362,7 +362,7 @@ func TestPaperTable2Ranking(t *testing.T) {
 	// 1 µs samples, so that the per-processor times carry seven
 	// decimals of index.
 	s := paperSummary(t, names, []string{"communication"}, tm, id, 64, 1e6, 12)
-	rep := Analyze(s, AnalyzeOptions{})
+	rep := analyze(t, s, AnalyzeOptions{})
 	got := map[string]RegionRow{}
 	var order []string
 	for _, row := range rep.Regions {
@@ -402,7 +402,7 @@ func mustFloat(t *testing.T, s string) float64 {
 func TestPaperRegionClusters(t *testing.T) {
 	cl := Cluster(Standardize(table6))
 	require.Equal(t, 2, cl.K)
-	assert.Equal(t, []int{0, 0, 1, 1, 1, 1, 1, 1, 1}, cl.Assign)
+	assert.Equal(t, []uint8{0, 0, 1, 1, 1, 1, 1, 1, 1}, cl.Assign)
 }
 
 // Undefined indices: an activity without time and a region without time

@@ -217,7 +217,9 @@ type Summary struct {
 	// its cells' CellTime, or of their CellIncl with TimeInclusive.
 	RegionTime, RegionCalls []Acc
 	RegionSketch            []Sketch
-	// Ranks is sorted by rank number once the summary is complete.
+	// Ranks is sorted by rank number once the summary is complete. It is
+	// empty when Collect kept the ranks as rows of its Spill instead (see
+	// P for their number).
 	Ranks []RankInfo
 	// Classic is the summed profile (nil when not kept).
 	Classic *Classic
@@ -227,10 +229,16 @@ type Summary struct {
 	// kept, when set, records ranks leanly: without their TopK heaviest
 	// regions, in a store of its own (see CollectOptions.KeepHeaviest).
 	kept *keptStore
+	// rows, when set, is the table of a Spill that holds spilled of the
+	// summary's ranks, in place of Ranks: all of them once Collect is
+	// done, while it collects the ones each worker read.
+	rows    *rowTable
+	spilled int
 
 	// scratch for AddRank
 	regTime, regCalls []uint64
 	order             []int32
+	rowBuf            []byte
 }
 
 // NewSummary returns an empty summary for the layout, with a cell for
@@ -284,7 +292,7 @@ func (s *Summary) cellID(c Cell) int {
 	i := len(s.Cells)
 	s.cellIndex[c] = i
 	s.Cells = append(s.Cells, c)
-	z := zeroAcc(len(s.Ranks), s.minRank)
+	z := zeroAcc(s.P(), s.minRank)
 	s.CellTime = append(s.CellTime, z)
 	s.CellCalls = append(s.CellCalls, z)
 	if s.CellIncl != nil {
@@ -305,7 +313,7 @@ func (s *Summary) cellOf(l *Layout, i, region, j int) int {
 }
 
 // P returns the number of ranks.
-func (s *Summary) P() int { return len(s.Ranks) }
+func (s *Summary) P() int { return len(s.Ranks) + s.spilled }
 
 // Seconds converts a fixed-point sample count to seconds (0 without a
 // rate).
@@ -369,7 +377,7 @@ func (s *Summary) addRank(rank, input int, label string, hz uint32, v rankCells,
 			}
 		}
 	}
-	if len(s.Ranks) == 0 || rank < s.minRank {
+	if s.P() == 0 || rank < s.minRank {
 		s.minRank = rank
 	}
 	info := RankInfo{Rank: rank}
@@ -401,6 +409,15 @@ func (s *Summary) addRank(rank, input int, label string, hz uint32, v rankCells,
 			}
 		}
 		info.Truncated = len(s.order) > inKeep
+		if t := s.rows; t != nil {
+			// A row of the Spill: now, or for a rank read before the
+			// candidates are chosen, once they are (candidates.apply).
+			s.spilled++
+			if full != nil {
+				return nil
+			}
+			return t.writeRank(&s.rowBuf, rank, input, total, info.Truncated, func(r int32) uint64 { return s.regTime[r] })
+		}
 		info.kept, info.row = k, k.add(input, total)
 		if full == nil {
 			k.setRegions(keep)
@@ -476,7 +493,17 @@ func (s *Summary) Merge(o *Summary) error {
 	if err := s.Compatible(o); err != nil {
 		return err
 	}
-	if uint64(len(s.Ranks))+uint64(len(o.Ranks)) > 1<<32-1 {
+	if s.rows == nil || s.rows != o.rows {
+		// Ranks in a Spill are merged in memory, unless both sides'
+		// are rows of one table (Collect's workers).
+		if err := s.unspill(); err != nil {
+			return err
+		}
+		if err := o.unspill(); err != nil {
+			return err
+		}
+	}
+	if uint64(s.P())+uint64(o.P()) > 1<<32-1 {
 		return fmt.Errorf("more than %d ranks", uint64(1<<32-1))
 	}
 	if err := s.mergeRate(o.HZ, "summary"); err != nil {
@@ -504,7 +531,7 @@ func (s *Summary) Merge(o *Summary) error {
 			}
 		}
 	}
-	oz := zeroAcc(len(o.Ranks), o.minRank)
+	oz := zeroAcc(o.P(), o.minRank)
 	for id := range had {
 		if inO[id] {
 			continue
@@ -525,10 +552,11 @@ func (s *Summary) Merge(o *Summary) error {
 		}
 		s.RegionSketch[r].Merge(&o.RegionSketch[r])
 	}
-	if len(o.Ranks) > 0 && (len(s.Ranks) == 0 || o.minRank < s.minRank) {
+	if o.P() > 0 && (s.P() == 0 || o.minRank < s.minRank) {
 		s.minRank = o.minRank
 	}
 	s.Ranks = append(s.Ranks, o.Ranks...)
+	s.spilled += o.spilled
 	switch {
 	case s.Classic == nil || o.Classic == nil:
 		s.Classic = nil

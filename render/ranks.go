@@ -261,7 +261,7 @@ func RankClusterRows(r *ranks.Report) [][]string {
 		for _, s := range c.Separating {
 			apart = append(apart, fmt.Sprintf("%s %+.0f%% (%+.3gs)", s.Region, 100*s.Difference, s.Seconds))
 		}
-		rows = append(rows, []string{strconv.Itoa(k + 1), strconv.Itoa(c.Size), shortRanks(c.Members, c.Ranks), strings.Join(apart, ", ")})
+		rows = append(rows, []string{strconv.Itoa(k + 1), strconv.Itoa(c.Size), shortRanks(c), strings.Join(apart, ", ")})
 	}
 	return rows
 }
@@ -415,21 +415,16 @@ func candidateLine(bw *bufio.Writer, what, index string, r *ranks.Report, cut ra
 // shortRanks writes a cluster's ranks for the text report: as ranges
 // when short, as a stride ("0-1020 every 4th") when the ranks are evenly
 // spaced, else cut after about 60 characters (TSV and JSON have them all).
-func shortRanks(members []int, ranges string) string {
+func shortRanks(c ranks.RankCluster) string {
 	const limit = 60
-	if len(ranges) <= limit || len(members) < 3 {
-		return ranges
+	if len(c.Ranks) <= limit || c.Size < 3 {
+		return c.Ranks
 	}
-	step := members[1] - members[0]
-	even := step > 1
-	for i := 2; i < len(members) && even; i++ {
-		even = members[i]-members[i-1] == step
+	if c.Spacing > 1 {
+		return fmt.Sprintf("%d-%d every %s", c.First, c.Last, ordinal(c.Spacing))
 	}
-	if even {
-		return fmt.Sprintf("%d-%d every %s", members[0], members[len(members)-1], ordinal(step))
-	}
-	cut := strings.LastIndexByte(ranges[:limit], ',')
-	return ranges[:cut] + ",..."
+	cut := strings.LastIndexByte(c.Ranks[:limit], ',')
+	return c.Ranks[:cut] + ",..."
 }
 
 // ordinal spells 2 as "2nd", 4 as "4th".

@@ -18,7 +18,9 @@ import (
 // default options.
 func rankReport(t *testing.T, p int) *ranks.Report {
 	t.Helper()
-	return ranks.Analyze(rankSummary(t, p), ranks.AnalyzeOptions{})
+	rep, err := ranks.Analyze(rankSummary(t, p), ranks.AnalyzeOptions{})
+	require.NoError(t, err)
+	return rep
 }
 
 // rankSummary folds a synthetic job of p ranks over a hand-made layout:
@@ -91,7 +93,8 @@ func TestRankCandidateLines(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			c, err := ranks.ParseCriterion(tt.criterion)
 			require.NoError(t, err)
-			rep := ranks.Analyze(tt.s, ranks.AnalyzeOptions{Criterion: c})
+			rep, err := ranks.Analyze(tt.s, ranks.AnalyzeOptions{Criterion: c})
+			require.NoError(t, err)
 			var b bytes.Buffer
 			require.NoError(t, RankText(&b, rep, RankOptions{Brief: true}))
 			for _, w := range tt.want {
@@ -171,13 +174,28 @@ func TestShortRanks(t *testing.T) {
 			many = append(many, r)
 		}
 	}
-	assert.Equal(t, "0-3", shortRanks([]int{0, 1, 2, 3}, ranks.FormatRanks([]int{0, 1, 2, 3})))
-	assert.Equal(t, "0-1020 every 4th", shortRanks(every4, ranks.FormatRanks(every4)))
-	got := shortRanks(others, ranks.FormatRanks(others))
+	assert.Equal(t, "0-3", shortRanks(clusterOf([]int{0, 1, 2, 3})))
+	assert.Equal(t, "0-1020 every 4th", shortRanks(clusterOf(every4)))
+	got := shortRanks(clusterOf(others))
 	assert.True(t, strings.HasSuffix(got, ",..."), got)
 	assert.LessOrEqual(t, len(got), 64)
-	assert.Equal(t, "0-1022 every 2nd", shortRanks(evens(1024), ranks.FormatRanks(evens(1024))))
+	assert.Equal(t, "0-1022 every 2nd", shortRanks(clusterOf(evens(1024))))
 	_ = many
+}
+
+// clusterOf is the cluster of these ascending ranks, as Analyze describes
+// one.
+func clusterOf(members []int) ranks.RankCluster {
+	c := ranks.RankCluster{Ranks: ranks.FormatRanks(members), Size: len(members), First: members[0], Last: members[len(members)-1]}
+	if len(members) > 1 {
+		c.Spacing = members[1] - members[0]
+	}
+	for i := 2; i < len(members); i++ {
+		if members[i]-members[i-1] != c.Spacing {
+			c.Spacing = 0
+		}
+	}
+	return c
 }
 
 func evens(n int) []int {

@@ -32,7 +32,9 @@ func rankReport(t *testing.T) *ranks.Report {
 			[]uint64{solve * ranks.FixedOne, uint64(10+rank) * ranks.FixedOne}, []uint64{1, 1}))
 	}
 	require.NoError(t, s.Normalize())
-	return ranks.Analyze(s, ranks.AnalyzeOptions{})
+	rep, err := ranks.Analyze(s, ranks.AnalyzeOptions{})
+	require.NoError(t, err)
+	return rep
 }
 
 // experimentResult is a SCALA analysis of runs whose time follows

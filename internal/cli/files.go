@@ -23,9 +23,9 @@ import (
 // are for runs with more files than a command line holds: one path a line,
 // taken as it is (no pattern expansion, no quoting), blank lines skipped.
 func profileFiles(operands, lists []string, stdin io.Reader) ([]string, error) {
-	var files []string
+	files := make([]string, 0, len(operands))
 	for _, op := range operands {
-		files = append(files, expandOperand(op)...)
+		files = appendOperand(files, op)
 	}
 	for _, list := range lists {
 		var data []byte
@@ -47,19 +47,19 @@ func profileFiles(operands, lists []string, stdin io.Reader) ([]string, error) {
 	return files, nil
 }
 
-// expandOperand returns the files a data-file operand stands for.
-func expandOperand(op string) []string {
+// appendOperand appends the files a data-file operand stands for.
+func appendOperand(files []string, op string) []string {
 	if !strings.ContainsAny(op, "*?[") {
-		return []string{op}
+		return append(files, op)
 	}
 	if _, err := os.Lstat(op); err == nil || !errors.Is(err, fs.ErrNotExist) {
-		return []string{op}
+		return append(files, op)
 	}
 	matches, err := filepath.Glob(op)
 	if err != nil || len(matches) == 0 {
-		return []string{op}
+		return append(files, op)
 	}
-	return matches
+	return append(files, matches...)
 }
 
 // readFileList splits a --files-from list into paths: one a line, a

@@ -94,6 +94,16 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 	bar := newProgressBar(stderr)
 	opts := c.rankCollectOptions(anaTab, classic)
 	opts.Progress = bar.update
+	if len(inputs) >= spillRanks && !opts.KeepHeaviest {
+		// Unlinked at once: it goes when it is closed, or egprof ends.
+		// Without one (no writable temporary directory) the ranks stay
+		// in memory, with the same results.
+		if spill, err := os.CreateTemp("", "egprof-ranks-*"); err == nil {
+			os.Remove(spill.Name())
+			defer spill.Close()
+			opts.Spill = spill
+		}
+	}
 	res, err := c.collectRanks(anaTab, layout, inputs, opts, stdout)
 	bar.finish()
 	if err != nil {
@@ -118,8 +128,11 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 		}
 	}
 
-	rep := ranks.Analyze(res.Summary, ranks.AnalyzeOptions{Top: o.top, Naming: c.textOptions().Naming(), Criterion: o.criterion,
+	rep, err := ranks.Analyze(res.Summary, ranks.AnalyzeOptions{Top: o.top, Naming: c.textOptions().Naming(), Criterion: o.criterion,
 		NoSeries: o.plots == "" && c.ext.html == ""})
+	if err != nil {
+		return fail("%s: %v\n", c.argv0, err)
+	}
 	afterOther := false
 	if classic {
 		c.noteDebug(stdout)
@@ -157,6 +170,12 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 	}
 	return 0
 }
+
+// spillRanks is the number of rank files from which the ranks' rows are
+// kept in an unlinked temporary file rather than memory
+// (ranks.CollectOptions.Spill), so that memory does not grow with the
+// number of files: below it they take less than half a megabyte.
+const spillRanks = 1024
 
 // ranksSummed reports whether the rank analysis needs the summed profile:
 // -P -Q (and nothing else) leave only the rank analysis, and the files

@@ -106,6 +106,38 @@ func TestRanksAnalysisOnly(t *testing.T) {
 	assert.NotContains(t, out, "\f")
 }
 
+// From spillRanks files on, the ranks' rows go to an unlinked temporary
+// file: the analysis is the one of the ranks kept in memory (as they are
+// when a summary is saved, or when no temporary file can be made), and
+// no file is left behind.
+func TestRanksSpilled(t *testing.T) {
+	dir, two := rankCopies(t, "ranks")
+	files := []string{"prog"}
+	for r := range spillRanks + 10 {
+		name := "gmon.rank" + strconv.Itoa(r) + ".1"
+		data, err := os.ReadFile(filepath.Join(dir, two[r%3%2]))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), data, 0o644))
+		files = append(files, name)
+	}
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	spilled, stderr, code := rankInDir(t, dir, append([]string{"--ranks", "-b", "-P", "-Q"}, files...)...)
+	require.Zero(t, code, stderr)
+	inMemory, stderr, code := rankInDir(t, dir, append([]string{"--ranks", "-b", "-P", "-Q", "--save-summary=all.sum"}, files...)...)
+	require.Zero(t, code, stderr)
+	assert.Equal(t, inMemory, spilled)
+	assert.True(t, strings.HasPrefix(spilled, "MPI rank analysis: 1034 ranks (0-1033)"), rankFirstLine(spilled))
+	left, err := os.ReadDir(tmp)
+	require.NoError(t, err)
+	assert.Empty(t, left, "the temporary file is unlinked")
+	// Without a temporary directory the ranks stay in memory.
+	t.Setenv("TMPDIR", filepath.Join(tmp, "missing"))
+	noTemp, stderr, code := rankInDir(t, dir, append([]string{"--ranks", "-b", "-P", "-Q"}, files...)...)
+	require.Zero(t, code, stderr)
+	assert.Equal(t, inMemory, noTemp)
+}
+
 // Summaries stand for their ranks: per-rank summaries merged on the
 // command line give the summary and the analysis of all the files, and
 // the flat profile of the summed files.

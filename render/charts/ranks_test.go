@@ -37,7 +37,9 @@ func imbalancedJob(t *testing.T, p int) *ranks.Report {
 			[]uint64{solve * ranks.FixedOne, exchange * ranks.FixedOne}, []uint64{1, 1}))
 	}
 	require.NoError(t, s.Normalize())
-	return ranks.Analyze(s, ranks.AnalyzeOptions{})
+	rep, err := ranks.Analyze(s, ranks.AnalyzeOptions{})
+	require.NoError(t, err)
+	return rep
 }
 
 // The charts are drawn for a handful of ranks and for thousands, and stay
