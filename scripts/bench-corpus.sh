@@ -15,6 +15,10 @@
 #   minisat     the minisat 2 SAT solver (C++), g++ -O2 -g -pg
 #   blas        a Fortran driver calling reference BLAS routines from the
 #               lapack source (dgemm, dgemv, daxpy, ddot), gfortran -O2 -g -pg
+#   zstd        the zstd command (C), gcc -O2 -g -pg, in its benchmark mode
+#   eigen       Eigen 3's dense_solvers benchmark (template-heavy C++: LLT,
+#               LDLT, LU, QR, SVD...), g++ -O2 -g -pg, its largest sizes left
+#               out so that it runs in seconds
 #   synthetic   the 20,000-function synthetic profile (internal/progen)
 # A program that fails to fetch, build or run is listed with the reason.
 #
@@ -222,6 +226,27 @@ build_blas() {
 	printf '#!/bin/sh\nexec ./prog >/dev/null\n' >"$dir/run"
 }
 
+build_zstd() {
+	local d
+	d=$(source_dir libzstd) || return 1
+	make -C "$d/programs" clean >/dev/null 2>&1
+	make -C "$d/programs" -j2 zstd CFLAGS="-O2 -g -pg" LDFLAGS="-pg" >"$dir/build.log" 2>&1 &&
+		cp "$d/programs/zstd" "$dir/prog" || { echo "building zstd failed (see $dir/build.log)" >&2; return 1; }
+	# Text that compresses: numbers and words from a fixed recipe.
+	awk 'BEGIN { for (i = 0; i < 1500000; i++) printf "%d %x line %d of the zstd workload\n", i, i * 2654435761 % 4294967296, i % 977 }' >"$dir/work.txt"
+	printf '#!/bin/sh\nexec ./prog -q -b3 -i1 work.txt >/dev/null 2>&1\n' >"$dir/run"
+}
+
+build_eigen() {
+	local d
+	d=$(source_dir eigen3) || return 1
+	sed -e '/Array2i(1000,1000)/d; /Array2i(4000,4000)/d; /Array2i(10000,100)/d; /Array2i(10000,1000)/d; /Array2i(10000,4000)/d' \
+		"$d/bench/dense_solvers.cpp" >"$dir/dense_solvers.cpp"
+	g++ -O2 -g -pg -DNDEBUG -I"$d" -I"$d/bench" -o "$dir/prog" "$dir/dense_solvers.cpp" >"$dir/build.log" 2>&1 ||
+		{ echo "g++ failed (see $dir/build.log)" >&2; return 1; }
+	printf '#!/bin/sh\nexec ./prog >/dev/null\n' >"$dir/run"
+}
+
 build_synthetic() {
 	local out bin gm
 	out=$(cd "$repo" && go run ./internal/progen/cmd/mksynth) || { echo "mksynth failed" >&2; return 1; }
@@ -259,7 +284,7 @@ measure() {
 median() { sort -g | awk '{ a[NR] = $1 } END { m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2; print m }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "n/a"; else printf "%.2f\n", a / b }'; }
 
-programs=(lua lua-static sqlite3 sqlite3-nog minisat blas synthetic)
+programs=(lua lua-static sqlite3 sqlite3-nog minisat blas zstd eigen synthetic)
 [[ -n $only ]] && IFS=, read -r -a programs <<<"$only"
 
 log "GNU gprof: $gprof; paired runs per program: $runs; corpus: $corpus"
