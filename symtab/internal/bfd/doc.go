@@ -30,8 +30,12 @@
 //
 // Decoding never panics on malformed input: every read goes through a
 // bounds-checked cursor (buf), errors make a unit unusable (as in BFD) and
-// allocations are bounded by the sizes of the debug sections. The files
-// follow the concepts of dwarf2.c: buf (the readers), const, form
-// (attribute values), abbrev, unit, ranges, trie, line (line tables), func
-// (functions of a unit), elfsyms (the ELF symbol fallback), lookup.
+// allocations are bounded by the sizes of the debug sections. Large
+// sections may be mapped from the file rather than read (Load); a file cut
+// short under them stops the answers (Err) instead of the process. Names
+// from the string sections are read only when an answer shows them
+// (optString). The files follow the concepts of dwarf2.c: buf (the
+// readers), const, form (attribute values), abbrev, unit, ranges, trie,
+// line (line tables), func (functions of a unit), elfsyms (the ELF symbol
+// fallback), lookup; section and mmap read and map the sections.
 package bfd
