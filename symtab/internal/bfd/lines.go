@@ -66,8 +66,9 @@ type Lines struct {
 	// maps are the mappings some sections live in (see Load); fault is
 	// set once reading one of them failed, after which Find answers
 	// nothing.
-	maps  [][]byte
-	fault error
+	maps      [][]byte
+	mapStarts []int64 // the file offset each of maps starts at
+	fault     error
 
 	infoPos     int     // next unit to parse
 	units       []*unit // parsed units in section order

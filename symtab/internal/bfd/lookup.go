@@ -152,10 +152,11 @@ func (s *Lines) lookupGuarded(addr uint64) (r result, read bool) {
 			return
 		}
 		at, isFault := faultAddress(p)
-		if !isFault || !s.isMapped(at) {
+		off, mapped := s.fileOffset(at)
+		if !isFault || !mapped {
 			panic(p)
 		}
-		s.fault = fmt.Errorf("its debug sections could not be read (the file changed while egprof read it): %v", p)
+		s.fault = fmt.Errorf("byte %#x of the file, in its debug sections, could not be read: the file was cut short while egprof read it", off)
 		read = false
 	}()
 	return s.lookup(addr), true
@@ -174,13 +175,14 @@ func faultAddress(p any) (uintptr, bool) {
 	return e.Addr(), true
 }
 
-// isMapped reports whether address at lies in one of s's mappings.
-func (s *Lines) isMapped(at uintptr) bool {
-	for _, m := range s.maps {
+// fileOffset returns the file offset that address at maps, if it lies in
+// one of s's mappings.
+func (s *Lines) fileOffset(at uintptr) (int64, bool) {
+	for i, m := range s.maps {
 		start := uintptr(unsafe.Pointer(unsafe.SliceData(m)))
 		if at >= start && at-start < uintptr(len(m)) {
-			return true
+			return s.mapStarts[i] + int64(at-start), true
 		}
 	}
-	return false
+	return 0, false
 }

@@ -95,7 +95,7 @@ func loadMapping(f *elf.File, file *os.File, mapFrom uint64) (*Lines, error) {
 	s.trieBudget += 16 * total
 	s.loadElfSymbols(f)
 	if len(l.maps) > 0 {
-		s.maps = l.maps
+		s.maps, s.mapStarts = l.maps, l.mapStarts
 		runtime.AddCleanup(s, unmapAll, l.maps)
 	}
 	return s, nil
@@ -104,11 +104,12 @@ func loadMapping(f *elf.File, file *os.File, mapFrom uint64) (*Lines, error) {
 // loader reads an executable's debug sections, mapping the large ones
 // from file when it is set (see Load).
 type loader struct {
-	f        *elf.File
-	file     *os.File // nil: every section is read
-	fileSize int64
-	mapFrom  uint64   // the size from which a section is mapped
-	maps     [][]byte // the mappings made
+	f         *elf.File
+	file      *os.File // nil: every section is read
+	fileSize  int64
+	mapFrom   uint64   // the size from which a section is mapped
+	maps      [][]byte // the mappings made
+	mapStarts []int64  // the file offset each mapping starts at
 }
 
 // mapThreshold is the size from which a section is mapped rather than
@@ -130,8 +131,9 @@ func (l *loader) sectionData(sec *elf.Section) ([]byte, error) {
 	if l.file != nil && sec.Type != elf.SHT_NOBITS && sec.Flags&elf.SHF_COMPRESSED == 0 &&
 		!strings.HasPrefix(sec.Name, ".zdebug") && sec.Size == sec.FileSize && sec.FileSize >= l.mapFrom &&
 		sec.Offset <= uint64(l.fileSize) && sec.FileSize <= uint64(l.fileSize)-sec.Offset {
-		if data, mapping, ok := mapRegion(l.file, int64(sec.Offset), int64(sec.FileSize)); ok {
+		if data, mapping, start, ok := mapRegion(l.file, int64(sec.Offset), int64(sec.FileSize)); ok {
 			l.maps = append(l.maps, mapping)
+			l.mapStarts = append(l.mapStarts, start)
 			return data, nil
 		}
 	}
