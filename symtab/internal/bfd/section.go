@@ -197,26 +197,28 @@ func (l *loader) readInfo() (section, error) {
 	if first < 0 {
 		return section{}, nil
 	}
-	var out []byte
-	for i := first; i < len(f.Sections); i++ {
-		sec := f.Sections[i]
-		if i != first {
-			if !hasContents(sec) {
-				continue
-			}
-			if sec.Name != ".debug_info" && sec.Name != ".zdebug_info" && !strings.HasPrefix(sec.Name, ".gnu.linkonce.wi.") {
-				continue
-			}
+	parts := []*elf.Section{f.Sections[first]}
+	for _, sec := range f.Sections[first+1:] {
+		if hasContents(sec) && (sec.Name == ".debug_info" || sec.Name == ".zdebug_info" || strings.HasPrefix(sec.Name, ".gnu.linkonce.wi.")) {
+			parts = append(parts, sec)
 		}
-		data, err := l.sectionData(sec)
+	}
+	if len(parts) == 1 {
+		data, err := l.sectionData(parts[0])
 		if err != nil {
 			return section{}, err
 		}
-		if i == first {
-			out = data
-		} else {
-			out = append(out[:len(out):len(out)], data...)
+		return section{data: data, ok: true}, nil
+	}
+	// Parts to join are read, never mapped: copying from a mapping here
+	// would read it outside Find's guard (see Lines.Err).
+	var out []byte
+	for _, sec := range parts {
+		data, err := sectionData(f, sec)
+		if err != nil {
+			return section{}, err
 		}
+		out = append(out, data...)
 	}
 	return section{data: out, ok: true}, nil
 }
