@@ -154,13 +154,9 @@ func (t *Table) walkLines(out *[]Symbol) int {
 	if end <= t.TextLow {
 		return 0
 	}
-	for addr := t.TextLow; addr < end; addr++ {
-		file, fn, line, ok := t.lines.Find(addr)
-		if !ok {
-			continue
-		}
+	t.lines.FindRange(t.TextLow, end, func(addr uint64, file, fn string, line int) {
 		if havePrev && line == prevLine && fn == prevName && file == prevFile {
-			continue
+			return
 		}
 		n++
 		if out != nil {
@@ -174,6 +170,6 @@ func (t *Table) walkLines(out *[]Symbol) int {
 			prev = &(*out)[len(*out)-1]
 		}
 		havePrev, prevName, prevFile, prevLine = true, fn, file, line
-	}
+	})
 	return n
 }

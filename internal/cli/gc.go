@@ -42,7 +42,7 @@ const largeDiffGCPercent = 10
 // are summed (collectLoaded), then keep a target a little below Go's
 // default (loadedGCPercent), or under --diff a low one from the start
 // (largeDiffGCPercent); the classic report also loads them on one
-// processor (loadOnOneProcessor). Only the classic report and --diff are
+// processor, and runs small inputs on one throughout (oneProcessor). Only the classic report and --diff are
 // tuned (their inputs are the files named here), and the rank analysis
 // when it only analyses (see ranksGCPercent); tests drive run and keep the
 // default.
@@ -52,35 +52,60 @@ func tuneGC(c *config, lookupEnv func(string) (string, bool)) {
 		debug.SetGCPercent(p)
 	}
 	c.loaded = loaded
-	if loadOnOneProcessor(c, lookupEnv) {
-		c.processors = runtime.GOMAXPROCS(1)
+	if one, giveBack := oneProcessor(c, lookupEnv); one {
+		old := runtime.GOMAXPROCS(1)
+		if giveBack {
+			c.processors = old
+		}
 	}
 }
 
-// loadOnOneProcessor reports whether the classic report loads inputs that
-// are not small with one processor for Go code (GOMAXPROCS=1), unless the
-// environment sets GOMAXPROCS. The loading runs on one goroutine; with a
-// second processor idle, the collector's workers run there beside it, and
-// each of the loading's several collections makes a worker stop the main
-// goroutine to scan its stack, spinning and signalling until it stops. On
-// the 20,000-function synthetic profile, paired runs, medians against
-// GOMAXPROCS=2: 0.93x (-b) and 0.96x (-b -q) the CPU and the wall time
-// with one processor for the loading, the same peak RSS (0.87x the CPU
-// when the build ran on one processor too). The graph is built with all
-// the processors again (restoreProcessors): its one collection then ends
-// sooner, before the heap has grown past its target (with one processor,
-// the peak RSS grew by 0.7 MB), and the printing formats a large call
-// graph on several goroutines. Small inputs, with few collections, gain
-// nothing.
-func loadOnOneProcessor(c *config, lookupEnv func(string) (string, bool)) bool {
-	if _, set := lookupEnv("GOMAXPROCS"); set {
-		return false
+// oneProcessor reports whether the classic report runs Go code on one
+// processor (GOMAXPROCS=1), and whether it gives the others back once the
+// inputs are loaded (restoreProcessors), unless the environment sets
+// GOMAXPROCS. The report's work runs on one goroutine; with a second
+// processor idle, the collector's workers run there beside it, and a
+// collection makes a worker stop the main goroutine to scan its stack,
+// spinning and signalling until it stops.
+//
+// Inputs that are not small are loaded on one processor: on the
+// 20,000-function synthetic profile, paired runs, medians against
+// GOMAXPROCS=2, 0.93x (-b) and 0.96x (-b -q) the CPU and the wall time,
+// the same peak RSS (0.87x the CPU when the build ran on one processor
+// too). The graph is built with all the processors again: its one
+// collection then ends sooner, before the heap has grown past its target
+// (with one processor, the peak RSS grew by 0.7 MB), and the printing
+// formats a large call graph on several goroutines.
+//
+// Small inputs (a program's own gmon.out) run on one processor
+// throughout, their executable being of oneProcessorFrom bytes or more:
+// their call graphs are small, and the source lookups, which come while
+// printing, make garbage. lua's -l walk, which collects once, spent 32 ms
+// of its 150 in a worker spinning for the main goroutine. Paired runs,
+// medians, against two processors: lua -l 0.52x the CPU, zstd -l 0.76x,
+// zstd -b 0.76x, sqlite3 -b 0.85x, minisat -b 0.83-0.90x, lua -b
+// 0.92-0.98x; peak RSS unchanged. Below that size the switch (the world
+// is stopped to resize) has little to win and was not kept: on the 37 KB
+// BLAS driver the measurements disagreed (0.83x to 1.10x the CPU by
+// method) and its peak RSS, near the goal of 1.5x gprof's, rose by about
+// 0.1 MB.
+func oneProcessor(c *config, lookupEnv func(string) (string, bool)) (one, giveBack bool) {
+	if _, set := lookupEnv("GOMAXPROCS"); set || c.ext.mode != modeClassic {
+		return false, false
 	}
-	return c.ext.mode == modeClassic && !smallInputs(c)
+	if !smallInputs(c) {
+		return true, true
+	}
+	st, err := os.Stat(c.image)
+	return err == nil && st.Size() >= oneProcessorFrom, false
 }
+
+// oneProcessorFrom is the size of executable from which small inputs run
+// on one processor throughout (see oneProcessor).
+const oneProcessorFrom = 256 << 10
 
 // restoreProcessors gives back the processors that tuneGC took away for
-// the loading (see loadOnOneProcessor).
+// the loading (see oneProcessor).
 func (c *config) restoreProcessors() {
 	if c.processors > 0 {
 		runtime.GOMAXPROCS(c.processors)

@@ -94,34 +94,42 @@ func TestGCPlan(t *testing.T) {
 	assert.Equal(t, loadedPlan{}, loaded)
 }
 
-// TestLoadOnOneProcessor checks which runs load on one processor: the
-// classic report of inputs that are not small, unless GOMAXPROCS is set.
-func TestLoadOnOneProcessor(t *testing.T) {
+// TestOneProcessor checks which runs use one processor, and which give
+// the others back after loading: the classic report, unless GOMAXPROCS is
+// set; small inputs keep one processor throughout, unless the executable
+// is tiny.
+func TestOneProcessor(t *testing.T) {
 	dir := t.TempDir()
 	exe := filepath.Join(dir, "prog")
+	tiny := filepath.Join(dir, "tiny")
 	small := filepath.Join(dir, "gmon.out")
 	large := filepath.Join(dir, "gmon.large")
-	writeSparse(t, map[string]int64{exe: 1000, small: 1000, large: smallProfiles + 1})
+	writeSparse(t, map[string]int64{exe: oneProcessorFrom, tiny: oneProcessorFrom - 1, small: 1000, large: smallProfiles + 1})
 	noEnv := func(string) (string, bool) { return "", false }
 	withProcs := func(k string) (string, bool) { return "2", k == "GOMAXPROCS" }
 	tests := []struct {
-		name string
-		mode mode
-		gmon string
-		env  func(string) (string, bool)
-		want bool
+		name          string
+		mode          mode
+		exe, gmon     string
+		env           func(string) (string, bool)
+		one, giveBack bool
 	}{
-		{"classic, large", modeClassic, large, noEnv, true},
-		{"classic, small", modeClassic, small, noEnv, false},
-		{"GOMAXPROCS set", modeClassic, large, withProcs, false},
-		{"diff", modeDiff, large, noEnv, false},
-		{"rank mode", modeRanks, large, noEnv, false},
+		{"classic, large", modeClassic, exe, large, noEnv, true, true},
+		{"classic, large, tiny executable", modeClassic, tiny, large, noEnv, true, true},
+		{"classic, small", modeClassic, exe, small, noEnv, true, false},
+		{"classic, small, tiny executable", modeClassic, tiny, small, noEnv, false, false},
+		{"GOMAXPROCS set", modeClassic, exe, large, withProcs, false, false},
+		{"GOMAXPROCS set, small", modeClassic, exe, small, withProcs, false, false},
+		{"diff", modeDiff, exe, large, noEnv, false, false},
+		{"rank mode", modeRanks, exe, large, noEnv, false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := &config{image: exe, gmonFiles: []string{tt.gmon}}
+			c := &config{image: tt.exe, gmonFiles: []string{tt.gmon}}
 			c.ext.mode = tt.mode
-			assert.Equal(t, tt.want, loadOnOneProcessor(c, tt.env))
+			one, giveBack := oneProcessor(c, tt.env)
+			assert.Equal(t, tt.one, one, "one processor")
+			assert.Equal(t, tt.giveBack, giveBack, "processors given back after loading")
 		})
 	}
 }

@@ -60,7 +60,7 @@ type config struct {
 	// summed (see tuneGC).
 	loaded loadedPlan
 	// processors is GOMAXPROCS as it was before tuneGC lowered it to one
-	// for the loading (0: not lowered; see loadOnOneProcessor).
+	// for the loading (0: not lowered, or not given back; see oneProcessor).
 	processors int
 	// tables are the executables loaded with mapped debug sections, whose
 	// SourcesErr is checked once the report is written (checkSources).

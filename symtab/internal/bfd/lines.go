@@ -23,6 +23,7 @@ type optString struct {
 	has           bool // present (for a string that is not emptyIsAbsent)
 	open          bool // s runs to the end of its section (see above)
 	emptyIsAbsent bool // open and present unless empty; s is not empty
+	closedCopy    bool // made by closed: decided, cut and copied
 }
 
 // ok reports whether the string is present.
@@ -47,10 +48,13 @@ func (o optString) text() string {
 // read often. Its bytes are copied: a string an answer returns must not
 // refer to a mapped section, which a shrinking file could take away.
 func (o optString) closed() optString {
-	if !o.ok() {
-		return optString{}
+	switch {
+	case o.closedCopy:
+		return o
+	case !o.ok():
+		return optString{closedCopy: true}
 	}
-	return optString{s: strings.Clone(o.text()), has: true}
+	return optString{s: strings.Clone(o.text()), has: true, closedCopy: true}
 }
 
 // Lines is an executable's line information as BFD 2.40 reports it. It

@@ -76,7 +76,9 @@ func (s *Lines) lookup(addr uint64) result {
 	if fn != nil && fn.isLinkage {
 		// A function's name is looked for once, then kept (-l asks
 		// for it at every byte of the function).
-		fn.name = fn.name.closed()
+		if !fn.name.closedCopy {
+			fn.name = fn.name.closed()
+		}
 		res.function = fn.name
 	} else {
 		off := addr - s.textVMA
@@ -91,7 +93,9 @@ func (s *Lines) lookup(addr uint64) result {
 		}
 		if fn != nil {
 			if !ok {
-				fn.name = fn.name.closed()
+				if !fn.name.closedCopy {
+					fn.name = fn.name.closed()
+				}
 				res.function = fn.name
 			} else if sym.codeOff+s.textVMA == fn.arange.first.low {
 				fn.name = res.function
@@ -114,16 +118,43 @@ func (s *Lines) Find(addr uint64) (file, function string, line int, ok bool) {
 		return "", "", 0, false
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.fault != nil {
+		s.mu.Unlock()
 		return "", "", 0, false
 	}
 	r, read := s.lookupGuarded(addr)
+	s.mu.Unlock()
 	if !read {
 		return "", "", 0, false
 	}
 	l := int(int32(r.line))
 	return r.file.text(), r.function.text(), l, r.file.ok() && r.function.ok() && l != 0
+}
+
+// FindRange calls visit with Find's answer for each address from lo up to
+// end (exclusive) that Find answers (ok), in order: the answers Find gives
+// address by address, under one lock and one guard for all (gprof's -l
+// looks up every byte of .text). After a fault (see Err) it stops. visit
+// must not call s.
+func (s *Lines) FindRange(lo, end uint64, visit func(addr uint64, file, function string, line int)) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fault != nil {
+		return
+	}
+	if len(s.maps) > 0 {
+		var read bool
+		defer s.endGuard(debug.SetPanicOnFault(true), &read)
+	}
+	for addr := lo; addr < end; addr++ {
+		r := s.lookup(addr)
+		if l := int(int32(r.line)); r.file.ok() && r.function.ok() && l != 0 {
+			visit(addr, r.file.text(), r.function.text(), l)
+		}
+	}
 }
 
 // Err reports why Find stopped answering: a mapped section could not be
@@ -145,21 +176,27 @@ func (s *Lines) lookupGuarded(addr uint64) (r result, read bool) {
 	if len(s.maps) == 0 {
 		return s.lookup(addr), true
 	}
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		p := recover()
-		if p == nil {
-			return
-		}
-		at, isFault := faultAddress(p)
-		off, mapped := s.fileOffset(at)
-		if !isFault || !mapped {
-			panic(p)
-		}
-		s.fault = fmt.Errorf("byte %#x of the file, in its debug sections, could not be read: the file was cut short while egprof read it", off)
-		read = false
-	}()
+	// One deferred call, not two: -l looks up every byte of .text.
+	defer s.endGuard(debug.SetPanicOnFault(true), &read)
 	return s.lookup(addr), true
+}
+
+// endGuard ends lookupGuarded's guard: it restores the goroutine's
+// handling of faults (wasPanicking), and turns a fault inside the
+// mappings into s.fault and *read false.
+func (s *Lines) endGuard(wasPanicking bool, read *bool) {
+	debug.SetPanicOnFault(wasPanicking)
+	p := recover()
+	if p == nil {
+		return
+	}
+	at, isFault := faultAddress(p)
+	off, mapped := s.fileOffset(at)
+	if !isFault || !mapped {
+		panic(p)
+	}
+	s.fault = fmt.Errorf("byte %#x of the file, in its debug sections, could not be read: the file was cut short while egprof read it", off)
+	*read = false
 }
 
 // faultAddress returns the address of the memory fault p reports, if p
