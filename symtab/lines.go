@@ -61,8 +61,9 @@ func (st *sourceTable) positions() map[int]SourceLoc {
 }
 
 // SourcesErr reports that the source positions could not all be looked
-// up, because the file changed under its mapped debug sections (see
-// Options.MapDebugSections); the positions then lack from that point on.
+// up, because the file was cut short under its mapped debug sections (see
+// Options.MapDebugSections): the positions asked for after that are
+// missing.
 func (t *Table) SourcesErr() error {
 	if err := t.lines.Err(); err != nil {
 		return fmt.Errorf("%s: %w", t.Path, err)

@@ -281,16 +281,15 @@ func createTemp(target string, mode fs.FileMode) (*os.File, error) {
 	return nil, fmt.Errorf("creating a temporary file next to %s: %w", target, fs.ErrExist)
 }
 
-// randomSuffix returns tempRandomLen random characters of the base32
-// alphabet. A temporary name must only be unlikely to be taken (O_EXCL
-// catches a clash and another name is drawn), not unpredictable, so
-// math/rand/v2's generator, seeded by the runtime, does; crypto/rand would
-// link Go's crypto module, whose initialisation every run pays for.
+// randomSuffix returns tempRandomLen random characters of tempAlphabet.
+// A temporary name must only be unlikely to be taken (O_EXCL catches a
+// clash and another name is drawn), not unpredictable, so math/rand/v2's
+// generator, seeded by the runtime, does; crypto/rand would link Go's
+// crypto module, whose initialisation every run pays for.
 func randomSuffix() string {
-	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 	var b [tempRandomLen]byte
 	for i := range b {
-		b[i] = alphabet[rand.IntN(len(alphabet))]
+		b[i] = tempAlphabet[rand.IntN(len(tempAlphabet))]
 	}
 	return string(b[:])
 }

@@ -9,12 +9,13 @@ import (
 )
 
 // A temporary file is named "." + the destination's base name + ".tmp-" +
-// tempRandomLen random characters of the base32 alphabet (A-Z, 2-7), so
+// tempRandomLen random characters of tempAlphabet (base32's: A-Z, 2-7), so
 // that the temporary files of one destination can be told from every
 // other file, those of other destinations included.
 const (
 	tempInfix     = ".tmp-"
 	tempRandomLen = 12
+	tempAlphabet  = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 )
 
 // tempPrefix is the start of the name of every temporary file made to
@@ -31,7 +32,7 @@ func isTempOf(name, base string) bool {
 		return false
 	}
 	for _, r := range random {
-		if !('A' <= r && r <= 'Z' || '2' <= r && r <= '7') {
+		if !strings.ContainsRune(tempAlphabet, r) {
 			return false
 		}
 	}

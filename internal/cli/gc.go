@@ -42,10 +42,10 @@ const largeDiffGCPercent = 10
 // are summed (collectLoaded), then keep a target a little below Go's
 // default (loadedGCPercent), or under --diff a low one from the start
 // (largeDiffGCPercent); the classic report also loads them on one
-// processor, and runs small inputs on one throughout (oneProcessor). Only the classic report and --diff are
-// tuned (their inputs are the files named here), and the rank analysis
-// when it only analyses (see ranksGCPercent); tests drive run and keep the
-// default.
+// processor, and runs small inputs on one throughout (oneProcessor). Only
+// the classic report and --diff are tuned (their inputs are the files
+// named here), and the rank analysis when it only analyses (see
+// ranksGCPercent); tests drive run and keep the default.
 func tuneGC(c *config, lookupEnv func(string) (string, bool)) {
 	p, loaded := gcPlan(c, lookupEnv)
 	if p > 0 {
@@ -96,8 +96,7 @@ func oneProcessor(c *config, lookupEnv func(string) (string, bool)) (one, giveBa
 	if !smallInputs(c) {
 		return true, true
 	}
-	st, err := os.Stat(c.image)
-	return err == nil && st.Size() >= oneProcessorFrom, false
+	return fileSize(c.image) >= oneProcessorFrom, false
 }
 
 // oneProcessorFrom is the size of executable from which small inputs run
@@ -189,21 +188,14 @@ func gcPercent(c *config, lookupEnv func(string) (string, bool)) int {
 // --diff included) are small: regular files of at most smallExecutable
 // and smallProfiles bytes.
 func smallInputs(c *config) bool {
-	size := func(name string) int64 {
-		st, err := os.Stat(name)
-		if err != nil || !st.Mode().IsRegular() {
-			return -1
-		}
-		return st.Size()
-	}
-	exe := size(c.image)
+	exe := fileSize(c.image)
 	if exe < 0 || exe > smallExecutable {
 		return false
 	}
 	var total int64
 	for _, files := range [][]string{c.gmonFiles, c.ext.diffFiles} {
 		for _, f := range files {
-			n := size(f)
+			n := fileSize(f)
 			if n < 0 {
 				return false
 			}
@@ -211,4 +203,13 @@ func smallInputs(c *config) bool {
 		}
 	}
 	return total <= smallProfiles
+}
+
+// fileSize returns the size of the regular file name, or -1.
+func fileSize(name string) int64 {
+	st, err := os.Stat(name)
+	if err != nil || !st.Mode().IsRegular() {
+		return -1
+	}
+	return st.Size()
 }
