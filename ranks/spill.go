@@ -112,14 +112,20 @@ func rankOf(b []byte) int { return int(binary.LittleEndian.Uint64(b)) }
 
 // read fills b with whole rows of t from row p on.
 func (t *rowTable) read(b []byte, p int) error {
-	n, err := t.st.ReadAt(b, t.base+int64(p)*int64(t.size()))
-	if n == len(b) && errors.Is(err, io.EOF) {
-		err = nil
-	}
-	if err != nil {
+	if err := readAtFull(t.st, b, t.base+int64(p)*int64(t.size())); err != nil {
 		return fmt.Errorf("reading the rows of ranks at %d to %d back from the spill store: %w", p, p+len(b)/t.size()-1, err)
 	}
 	return nil
+}
+
+// readAtFull fills b from r at off: io.ReaderAt may report io.EOF with
+// the last bytes of a file, which is no failure when b is full.
+func readAtFull(r io.ReaderAt, b []byte, off int64) error {
+	n, err := r.ReadAt(b, off)
+	if n == len(b) && errors.Is(err, io.EOF) {
+		return nil
+	}
+	return err
 }
 
 // writeRank stores the row of the rank read from inputs[input], with its
@@ -370,11 +376,7 @@ func (pt *pointTable) at(p int) ([]byte, error) {
 			pt.buf = make([]byte, pointWindow*size)
 		}
 		pt.buf, pt.inBuf = pt.buf[:n*size], 0
-		got, err := pt.st.ReadAt(pt.buf, pt.base+int64(p)*int64(size))
-		if got == len(pt.buf) && errors.Is(err, io.EOF) {
-			err = nil
-		}
-		if err != nil {
+		if err := readAtFull(pt.st, pt.buf, pt.base+int64(p)*int64(size)); err != nil {
 			return nil, fmt.Errorf("reading the ranks' points to cluster back from the spill store: %w", err)
 		}
 		pt.lo, pt.inBuf = p, n

@@ -127,6 +127,12 @@ func (s *Lines) Find(addr uint64) (file, function string, line int, ok bool) {
 	if !read {
 		return "", "", 0, false
 	}
+	return r.answer()
+}
+
+// answer is what gprof's get_src_info makes of the result: the file, the
+// function and the line, ok only with all three (a line of 0 is none).
+func (r result) answer() (file, function string, line int, ok bool) {
 	l := int(int32(r.line))
 	return r.file.text(), r.function.text(), l, r.file.ok() && r.function.ok() && l != 0
 }
@@ -150,9 +156,8 @@ func (s *Lines) FindRange(lo, end uint64, visit func(addr uint64, file, function
 		defer s.endGuard(debug.SetPanicOnFault(true), &read)
 	}
 	for addr := lo; addr < end; addr++ {
-		r := s.lookup(addr)
-		if l := int(int32(r.line)); r.file.ok() && r.function.ok() && l != 0 {
-			visit(addr, r.file.text(), r.function.text(), l)
+		if file, function, line, ok := s.lookup(addr).answer(); ok {
+			visit(addr, file, function, line)
 		}
 	}
 }
