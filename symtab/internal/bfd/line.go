@@ -77,10 +77,16 @@ type lineNode struct {
 	end     bool
 }
 
-// buildSeq is a sequence while the table is being built.
+// buildSeq is a sequence while the table is being built. Most sequences
+// arrive in address order and are kept flat: their rows are
+// tableBuilder.rows[start:end], already in their final form. A sequence
+// that gets a row below its top becomes chained: its rows move to
+// tableBuilder.nodes and last is its top node.
 type buildSeq struct {
-	low  uint64
-	last int32
+	low        uint64
+	last       int32
+	start, end int32
+	chained    bool
 }
 
 // tableBuilder accumulates a line table the way BFD's add_line_info does.
@@ -95,8 +101,15 @@ type tableBuilder struct {
 	// fileIdx caches concat's answer for each file number that names an
 	// entry (numbers that do not are reported every time); -2 is unknown.
 	fileIdx []int32
-	nodes   []lineNode
-	seqs    []buildSeq
+	// flat allows flat sequences; it needs every op_index to be 0 (one
+	// operation per instruction), as a tableRow has none.
+	flat  bool
+	rows  []tableRow
+	nodes []lineNode
+	seqs  []buildSeq
+	// lclHead is BFD's lcl_head, a node of the chained rows. While the
+	// current sequence is flat it is that sequence's first row, and -1
+	// stands for it (see chain).
 	lclHead int32
 }
 
@@ -195,6 +208,84 @@ func (t *tableBuilder) sortsAfter(a, b int32) bool {
 // replacing a previous row with the same address, op_index and
 // end_sequence flag (add_line_info).
 func (t *tableBuilder) add(r row) {
+	if t.flat && t.addFlat(r) {
+		return
+	}
+	t.addChained(r)
+}
+
+// addFlat is add for the cases that keep the current sequence flat: a
+// new sequence, a row above the top one, a row replacing the top one. It
+// reports false, changing nothing, for a row that goes below the top.
+func (t *tableBuilder) addFlat(r row) bool {
+	file := r.file
+	if r.end {
+		file = endOfSequence
+	}
+	var seq *buildSeq
+	if len(t.seqs) > 0 {
+		seq = &t.seqs[len(t.seqs)-1]
+	}
+	if seq != nil && seq.chained {
+		// The cases of addChained, in its order: a row replacing the
+		// top one stays in the chain; after the end a flat sequence
+		// starts.
+		top := &t.nodes[seq.last]
+		if !top.end || (top.addr == r.addr && top.opIndex == r.opIndex && r.end) {
+			return false
+		}
+		seq = nil
+	}
+	if seq != nil {
+		top := &t.rows[seq.end-1]
+		topEnd := top.file == endOfSequence
+		switch {
+		case top.addr == r.addr && topEnd == r.end:
+			*top = tableRow{addr: r.addr, file: file, line: r.line}
+			return true
+		case topEnd:
+			seq = nil
+		case r.end || r.addr > top.addr:
+			t.rows = append(t.rows, tableRow{addr: r.addr, file: file, line: r.line})
+			seq.end++
+			return true
+		default:
+			return false
+		}
+	}
+	n := int32(len(t.rows))
+	t.rows = append(t.rows, tableRow{addr: r.addr, file: file, line: r.line})
+	t.seqs = append(t.seqs, buildSeq{low: r.addr, last: -1, start: n, end: n + 1})
+	t.lclHead = -1
+	return true
+}
+
+// chain moves the rows of the current sequence, if flat, to the chained
+// nodes, bottom first, and points lclHead at its first row.
+func (t *tableBuilder) chain() {
+	if len(t.seqs) == 0 {
+		return
+	}
+	seq := &t.seqs[len(t.seqs)-1]
+	if seq.chained {
+		return
+	}
+	prev := int32(-1)
+	for _, r := range t.rows[seq.start:seq.end] {
+		info := int32(len(t.nodes))
+		t.nodes = append(t.nodes, lineNode{addr: r.addr, file: r.file, line: r.line, prev: prev, end: r.file == endOfSequence})
+		if prev < 0 {
+			t.lclHead = info
+		}
+		prev = info
+	}
+	seq.last, seq.chained = prev, true
+	t.rows = t.rows[:seq.start]
+}
+
+// addChained is add_line_info on the chained rows.
+func (t *tableBuilder) addChained(r row) {
+	t.chain()
 	info := int32(len(t.nodes))
 	// The node is filled field by field: building it whole and copying it
 	// in made the processor wait for its own small stores (a third of
@@ -215,7 +306,7 @@ func (t *tableBuilder) add(r row) {
 		n[info].prev = n[seq.last].prev
 		seq.last = info
 	case seq == nil || n[seq.last].end:
-		t.seqs = append(t.seqs, buildSeq{low: r.addr, last: info})
+		t.seqs = append(t.seqs, buildSeq{low: r.addr, last: info, chained: true})
 		t.lclHead = info
 	case r.end || t.sortsAfter(info, seq.last):
 		n[info].prev = seq.last
@@ -246,66 +337,87 @@ func (t *tableBuilder) add(r row) {
 	}
 }
 
+// top returns the address and op_index of a sequence's top row.
+func (t *tableBuilder) top(s *buildSeq) (uint64, uint8) {
+	if !s.chained {
+		return t.rows[s.end-1].addr, 0
+	}
+	nd := &t.nodes[s.last]
+	return nd.addr, nd.opIndex
+}
+
 // finish sorts the sequences, drops nested ones and trims overlapping ones
-// (sort_line_sequences), and flattens each kept sequence into an array.
+// (sort_line_sequences), and gives each kept sequence its rows: a flat
+// sequence's where they are, a chained one's flattened into an array.
 func (t *tableBuilder) finish() *lineTable {
 	type sortSeq struct {
-		low  uint64
-		last int32
-		idx  int
+		low, high uint64
+		highOp    uint8
+		seq       int32
+		idx       int
 	}
 	k := len(t.seqs)
 	arr := make([]sortSeq, k)
 	for i := range arr {
 		// BFD's list is newest first; the position breaks ties.
-		s := t.seqs[k-1-i]
-		arr[i] = sortSeq{low: s.low, last: s.last, idx: i}
+		s := &t.seqs[k-1-i]
+		high, op := t.top(s)
+		arr[i] = sortSeq{low: s.low, high: high, highOp: op, seq: int32(k - 1 - i), idx: i}
 	}
-	n := t.nodes
 	slices.SortFunc(arr, func(a, b sortSeq) int {
 		if a.low != b.low {
 			return cmp.Compare(a.low, b.low)
 		}
-		la, lb := &n[a.last], &n[b.last]
-		if la.addr != lb.addr {
-			return cmp.Compare(lb.addr, la.addr)
+		if a.high != b.high {
+			return cmp.Compare(b.high, a.high)
 		}
-		if la.opIndex != lb.opIndex {
-			return cmp.Compare(lb.opIndex, la.opIndex)
+		if a.highOp != b.highOp {
+			return cmp.Compare(b.highOp, a.highOp)
 		}
 		return cmp.Compare(a.idx, b.idx)
 	})
 	kept := arr[:0]
 	if k > 0 {
 		kept = arr[:1]
-		lastHigh := n[arr[0].last].addr
+		lastHigh := arr[0].high
 		for i := 1; i < k; i++ {
 			cur := arr[i]
 			if cur.low < lastHigh {
-				if n[cur.last].addr <= lastHigh {
+				if cur.high <= lastHigh {
 					continue // nested
 				}
 				cur.low = lastHigh
 			}
-			lastHigh = n[cur.last].addr
+			lastHigh = cur.high
 			kept = append(kept, cur)
 		}
 	}
 	tab := &lineTable{names: t.names, seqs: make([]sequence, len(kept)), nfiles: len(t.files), use0: t.use0}
+	n := t.nodes
 	total := 0
 	counts := make([]int, len(kept))
 	for i, ks := range kept {
-		for e := ks.last; e >= 0; e = n[e].prev {
-			counts[i]++
+		if s := &t.seqs[ks.seq]; s.chained {
+			for e := s.last; e >= 0; e = n[e].prev {
+				counts[i]++
+			}
+			total += counts[i]
 		}
-		total += counts[i]
 	}
-	all := make([]tableRow, total)
+	var all []tableRow
+	if total > 0 {
+		all = make([]tableRow, total)
+	}
 	for i, ks := range kept {
+		s := &t.seqs[ks.seq]
+		if !s.chained {
+			tab.seqs[i] = sequence{low: ks.low, rows: t.rows[s.start:s.end:s.end]}
+			continue
+		}
 		rows := all[:counts[i]:counts[i]]
 		all = all[counts[i]:]
 		count := len(rows)
-		for e := ks.last; e >= 0; e = n[e].prev {
+		for e := s.last; e >= 0; e = n[e].prev {
 			count--
 			r := &n[e]
 			file := r.file
@@ -385,17 +497,19 @@ func (s *Lines) decodeLineInfo(u *unit) *lineTable {
 		return nil
 	}
 	b := s.cursor(&s.line, int(u.lineOffset), len(s.line.data))
-	// The rows are built in a buffer shared by all units: finish copies
-	// them out.
+	// Chained rows are built in a buffer shared by all units: finish
+	// copies them out.
 	t := &tableBuilder{s: s, compDir: u.compDir, nameIdx: map[string]int32{}, lclHead: -1, nodes: s.nodeBuf[:0]}
 	h, ok := s.readLineHeader(u, &b, t)
-	// A row takes at least one byte of the program and usually several:
-	// reserving a quarter of the program's size spares most of the
-	// copying of a buffer grown row by row (a single large unit, such as
-	// an amalgamation, has hundreds of thousands of rows). The size is
-	// bounded by the section's.
-	if want := b.remaining() / 4; ok && cap(t.nodes) < want {
-		t.nodes = make([]lineNode, 0, want)
+	// The rows of flat sequences become the table's. A row takes at
+	// least one byte of the program and usually three or four: reserving
+	// for one row in three bytes spares most of the copying of an array
+	// grown row by row (a single large unit, such as an amalgamation, has
+	// hundreds of thousands of rows). The size is bounded by the
+	// section's.
+	if ok && h.maxOps == 1 {
+		t.flat = true
+		t.rows = make([]tableRow, 0, b.remaining()/3+1)
 	}
 	if !ok || !s.runLineProgram(u, &b, h, t) {
 		s.nodeBuf = t.nodes[:0]

@@ -2,6 +2,7 @@ package bfd
 
 import (
 	"encoding/binary"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -96,5 +97,52 @@ func TestEntryFormats(t *testing.T) {
 			{"", false, 0},
 		}, got)
 		assert.False(t, s.readEntryFormats(u, &cur, add))
+	}
+}
+
+// TestFlatSequencesMatchChained feeds the same rows to a builder that keeps
+// sequences flat and to one that chains every row the way BFD's
+// add_line_info does, and compares the finished tables. The rows mix
+// ascending runs with rows that go below the top, repeat an address, end
+// a sequence twice at one address, and nest or overlap sequences.
+func TestFlatSequencesMatchChained(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for iter := 0; iter < 3000; iter++ {
+		var rows []row
+		nseq := 1 + rng.IntN(4)
+		for s := 0; s < nseq; s++ {
+			addr := uint64(rng.IntN(64))
+			for n := rng.IntN(12); n >= 0; n-- {
+				switch rng.IntN(6) {
+				case 0: // below the top
+					addr -= min(addr, uint64(rng.IntN(8)))
+				case 1: // the same address again
+				default:
+					addr += uint64(1 + rng.IntN(6))
+				}
+				rows = append(rows, row{addr: addr, file: int32(rng.IntN(3)), line: uint32(rng.IntN(50))})
+			}
+			if rng.IntN(8) > 0 {
+				end := row{addr: addr + uint64(rng.IntN(3)), end: true}
+				rows = append(rows, end)
+				if rng.IntN(6) == 0 {
+					end.line = 7
+					rows = append(rows, end)
+				}
+			}
+		}
+		build := func(flat bool) *lineTable {
+			b := &tableBuilder{nameIdx: map[string]int32{}, lclHead: -1, flat: flat}
+			for _, r := range rows {
+				b.add(r)
+			}
+			return b.finish()
+		}
+		chained, flat := build(false), build(true)
+		require.Equal(t, len(chained.seqs), len(flat.seqs), "rows %v", rows)
+		for i := range chained.seqs {
+			require.Equal(t, chained.seqs[i].low, flat.seqs[i].low, "rows %v", rows)
+			require.Equal(t, chained.seqs[i].rows, flat.seqs[i].rows, "rows %v", rows)
+		}
 	}
 }
