@@ -3,6 +3,7 @@ package bfd
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -401,29 +402,17 @@ func (s *Lines) buildFuncLookup(u *unit) {
 	// an abstract instance: most of a C++ unit's functions) can never
 	// be found, nor make another one found: it is left out.
 	n := 0
+	lowest, highest := ^uint64(0), uint64(0)
 	for _, fn := range u.funcs {
 		if low, high := fn.arange.bounds(); high > low {
 			n++
+			lowest, highest = min(lowest, low), max(highest, high)
 		}
 	}
 	if n == 0 {
 		return
 	}
-	tab := make([]funcLookup, 0, n)
-	for i, fn := range u.funcs {
-		if low, high := fn.arange.bounds(); high > low {
-			tab = append(tab, funcLookup{fn: fn, low: low, high: high, idx: i})
-		}
-	}
-	slices.SortFunc(tab, func(a, b funcLookup) int {
-		if a.low != b.low {
-			return cmp.Compare(a.low, b.low)
-		}
-		if a.high != b.high {
-			return cmp.Compare(a.high, b.high)
-		}
-		return cmp.Compare(a.idx, b.idx)
-	})
+	tab := sortedFuncs(u.funcs, n, lowest, highest)
 	high := tab[0].high
 	for i := 1; i < len(tab); i++ {
 		if tab[i].high > high {
@@ -433,6 +422,56 @@ func (s *Lines) buildFuncLookup(u *unit) {
 		}
 	}
 	u.lookup = tab
+}
+
+// sortedFuncs returns the n functions of funcs with a range, sorted by
+// start, then end, then position; lowest and highest bound their ranges.
+//
+// The order is total, so any sort gives it. When the three fit in 64 bits
+// (start and end as offsets from lowest), they are packed into one number
+// each and the numbers sorted: a unit of an optimised program has tens of
+// thousands of inlined calls, and sorting the numbers takes a fraction of
+// the time a comparison function on the entries takes.
+func sortedFuncs(funcs []*funcInfo, n int, lowest, highest uint64) []funcLookup {
+	tab := make([]funcLookup, 0, n)
+	addrBits := bits.Len64(highest - lowest)
+	posBits := bits.Len(uint(len(funcs)))
+	if 2*addrBits+posBits > 64 {
+		for i, fn := range funcs {
+			if low, high := fn.arange.bounds(); high > low {
+				tab = append(tab, funcLookup{fn: fn, low: low, high: high, idx: i})
+			}
+		}
+		slices.SortFunc(tab, compareFuncLookup)
+		return tab
+	}
+	keys := make([]uint64, 0, n)
+	for i, fn := range funcs {
+		if low, high := fn.arange.bounds(); high > low {
+			keys = append(keys, (low-lowest)<<(addrBits+posBits)|(high-lowest)<<posBits|uint64(i))
+		}
+	}
+	slices.Sort(keys)
+	mask := uint64(1)<<posBits - 1
+	for _, k := range keys {
+		i := int(k & mask)
+		fn := funcs[i]
+		low, high := fn.arange.bounds()
+		tab = append(tab, funcLookup{fn: fn, low: low, high: high, idx: i})
+	}
+	return tab
+}
+
+// compareFuncLookup orders entries of a function table by start, then
+// end, then position.
+func compareFuncLookup(a, b funcLookup) int {
+	if a.low != b.low {
+		return cmp.Compare(a.low, b.low)
+	}
+	if a.high != b.high {
+		return cmp.Compare(a.high, b.high)
+	}
+	return cmp.Compare(a.idx, b.idx)
 }
 
 // lookupFunc returns the function with the smallest range holding addr

@@ -214,6 +214,20 @@ func (t *tableBuilder) add(r row) {
 	t.addChained(r)
 }
 
+// addAbove adds a row that is not the end of its sequence when it goes
+// above the top row of a flat sequence that has not ended, the commonest
+// case by far, and reports whether it did; add handles every other case.
+func (t *tableBuilder) addAbove(addr uint64, file int32, line uint32) bool {
+	if n := len(t.seqs); n > 0 && !t.seqs[n-1].chained {
+		if top := t.rows[len(t.rows)-1]; top.addr < addr && top.file != endOfSequence {
+			t.rows = append(t.rows, tableRow{addr: addr, file: file, line: line})
+			t.seqs[n-1].end++
+			return true
+		}
+	}
+	return false
+}
+
 // addFlat is add for the cases that keep the current sequence flat: a
 // new sequence, a row above the top one, a row replacing the top one. It
 // reports false, changing nothing, for a row that goes below the top.
@@ -640,6 +654,32 @@ func (s *Lines) runLineProgram(u *unit, b *buf, h lineHeader, t *tableBuilder) b
 		// Each row is added where it is made (three places) rather than
 		// by a closure, which would keep the registers in memory.
 		for !endSeq && !b.atEnd() {
+			if maxOps == 1 && lineRange != 0 {
+				// Special opcodes, most of a program, are decoded from
+				// copies of the cursor kept in registers (the cursor's
+				// fields are otherwise read and written in memory at
+				// every byte). A cursor that has failed is at its end.
+				data, off, end := b.data, b.off, b.end
+				for off < end {
+					op := int(data[off])
+					if op < opcodeBase {
+						break
+					}
+					off++
+					adj := op - opcodeBase
+					q := adj / lineRange
+					address += uint64(q * minInsn)
+					line += uint32(h.lineBase + int32(adj-q*lineRange))
+					if !t.addAbove(address, file, line) {
+						t.add(row{addr: address, file: file, line: line})
+					}
+					lowPC, highPC = min(lowPC, address), max(highPC, address)
+				}
+				b.off = off
+				if off >= end {
+					break
+				}
+			}
 			op := int(b.u8())
 			if op >= opcodeBase {
 				adj := op - opcodeBase
