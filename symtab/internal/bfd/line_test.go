@@ -131,18 +131,43 @@ func TestFlatSequencesMatchChained(t *testing.T) {
 				}
 			}
 		}
-		build := func(flat bool) *lineTable {
-			b := &tableBuilder{nameIdx: map[string]int32{}, lclHead: -1, flat: flat}
-			for _, r := range rows {
-				b.add(r)
-			}
-			return b.finish()
+		requireSameTables(t, rows)
+	}
+}
+
+// FuzzFlatSequences is TestFlatSequencesMatchChained on rows made from
+// the fuzzer's bytes, two bytes a row: an address step (signed, so rows
+// go below the top as often as above it) and a line, whose low bit ends
+// the sequence.
+func FuzzFlatSequences(f *testing.F) {
+	f.Add([]byte{4, 2, 4, 4, 0xfe, 6, 8, 9, 0, 10, 3, 12, 5, 14, 0, 15})
+	f.Add([]byte{1, 2, 1, 4, 1, 5, 1, 5, 0, 2, 0xff, 4, 2, 7})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var rows []row
+		addr := uint64(1 << 20)
+		for i := 0; i+1 < len(data); i += 2 {
+			addr += uint64(int64(int8(data[i])))
+			rows = append(rows, row{addr: addr, file: int32(data[i+1] >> 6), line: uint32(data[i+1]), end: data[i+1]&1 == 1})
 		}
-		chained, flat := build(false), build(true)
-		require.Equal(t, len(chained.seqs), len(flat.seqs), "rows %v", rows)
-		for i := range chained.seqs {
-			require.Equal(t, chained.seqs[i].low, flat.seqs[i].low, "rows %v", rows)
-			require.Equal(t, chained.seqs[i].rows, flat.seqs[i].rows, "rows %v", rows)
+		requireSameTables(t, rows)
+	})
+}
+
+// requireSameTables builds rows into a table with flat sequences and with
+// every sequence chained, and requires the two to be the same.
+func requireSameTables(t *testing.T, rows []row) {
+	t.Helper()
+	build := func(flat bool) *lineTable {
+		b := &tableBuilder{nameIdx: map[string]int32{}, lclHead: -1, flat: flat}
+		for _, r := range rows {
+			b.add(r)
 		}
+		return b.finish()
+	}
+	chained, flat := build(false), build(true)
+	require.Equal(t, len(chained.seqs), len(flat.seqs), "rows %v", rows)
+	for i := range chained.seqs {
+		require.Equal(t, chained.seqs[i].low, flat.seqs[i].low, "rows %v", rows)
+		require.Equal(t, chained.seqs[i].rows, flat.seqs[i].rows, "rows %v", rows)
 	}
 }
