@@ -77,7 +77,7 @@ type File struct {
 	inPlace bool
 	mode    fs.FileMode // the permission bits to give the new file
 	keep    bool        // mode and owner come from the file replaced
-	owner   *syscall.Stat_t
+	owner   owner       // the owner of the file replaced, when known
 	buf     *bufio.Writer
 	err     error // the first write error
 	done    bool
@@ -112,7 +112,7 @@ func Create(path string) (*File, error) {
 		}
 		_ = probe.Close()
 		f.mode, f.keep = fi.Mode().Perm(), true
-		f.owner, _ = fi.Sys().(*syscall.Stat_t)
+		f.owner = ownerOf(fi)
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, renamed(err, "open", path)
 	}
@@ -185,11 +185,9 @@ func (f *File) commit() error {
 		return renamed(err, "write", f.path)
 	}
 	if f.keep {
-		if f.owner != nil {
-			// Only a privileged process may give a file away; others
-			// keep their own ownership, as for any file they create.
-			_ = f.tmp.Chown(int(f.owner.Uid), int(f.owner.Gid))
-		}
+		// Users who may not give a file away (chown) keep their own
+		// ownership, as for any file they create.
+		f.owner.apply(f.tmp)
 		// The umask applied at creation; restore the old file's mode
 		// (after the chown, which may clear set-id bits).
 		if err := f.tmp.Chmod(f.mode); err != nil {

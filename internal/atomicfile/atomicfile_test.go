@@ -1,3 +1,5 @@
+//go:build unix
+
 package atomicfile
 
 import (
@@ -343,4 +345,23 @@ func listTree(t *testing.T, root string) map[string]entry {
 	})
 	require.NoError(t, err)
 	return out
+}
+
+// TestWriteKeepsOwner replaces a file owned by another user and group: the
+// new file has the old one's owner and mode, as a rewrite in place would.
+// Only a privileged process may give files away, so it runs as root.
+func TestWriteKeepsOwner(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("only root may give a file to another user")
+	}
+	t.Chdir(t.TempDir())
+	writeFile(t, "out", "old", 0o604)
+	require.NoError(t, os.Chown("out", 4242, 4343))
+	require.NoError(t, Write("out", writeString("new")))
+	fi, err := os.Stat("out")
+	require.NoError(t, err)
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	require.True(t, ok)
+	assert.Equal(t, [2]uint32{4242, 4343}, [2]uint32{st.Uid, st.Gid})
+	assert.Equal(t, map[string]entry{"out": {content: "new", mode: 0o604}}, listTree(t, "."))
 }

@@ -15,7 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -699,10 +698,7 @@ func measureCommand(b *testing.B, dir string, name string, args ...string) (wall
 	require.NoError(b, cmd.Run(), "%s: %s", name, stderr.String())
 	wall = time.Since(start)
 	cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		peakMB = float64(ru.Maxrss) / 1024 // kilobytes on Linux
-	}
-	return wall, cpu, peakMB
+	return wall, cpu, peakKB(cmd.ProcessState) / 1024
 }
 
 // BenchmarkExperimentOverRun measures egprof --over=run on 50 and 200 runs

@@ -6,9 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
 
 	"github.com/egprof/egprof/diff"
 	"github.com/egprof/egprof/internal/atomicfile"
@@ -29,17 +26,6 @@ const (
 	formatSVG graphFormat = "svg"
 	formatPNG graphFormat = "png"
 )
-
-// graphvizCommand is the name of the command that renders DOT as SVG or
-// PNG, and graphvizInstall the command line that installs it.
-const (
-	graphvizCommand = "egprof-graphviz"
-	graphvizInstall = "go install github.com/egprof/egprof/cmd/egprof-graphviz@latest"
-)
-
-// errNoGraphviz is returned (wrapped) when the egprof-graphviz command is
-// neither next to the running executable nor on PATH.
-var errNoGraphviz = errors.New(graphvizCommand + " not found")
 
 // writeGraphFile writes the call graph of p to path in the given format,
 // atomically: the file appears complete or not at all. SVG and PNG are
@@ -72,39 +58,6 @@ func withPath(path string, err error) error {
 	return fmt.Errorf("%s: %w", path, err)
 }
 
-// findGraphviz returns the path of the egprof-graphviz command: the one
-// next to the running executable, else the one on PATH. The error wraps
-// errNoGraphviz and says how to install it.
-func findGraphviz() (string, error) {
-	dir := ""
-	if exe, err := os.Executable(); err == nil {
-		if resolved, err := filepath.EvalSymlinks(exe); err == nil {
-			exe = resolved
-		}
-		dir = filepath.Dir(exe)
-	}
-	return findGraphvizIn(dir)
-}
-
-// findGraphvizIn looks for egprof-graphviz in dir (unless dir is empty),
-// then on PATH.
-func findGraphvizIn(dir string) (string, error) {
-	var looked []string
-	if dir != "" {
-		cand := filepath.Join(dir, graphvizCommand)
-		if fi, err := os.Stat(cand); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
-			return cand, nil
-		}
-		looked = append(looked, dir)
-	}
-	if path, err := exec.LookPath(graphvizCommand); err == nil {
-		return path, nil
-	}
-	looked = append(looked, "PATH")
-	return "", fmt.Errorf("%w (looked in %s); SVG and PNG need it, install it with: %s",
-		errNoGraphviz, strings.Join(looked, " and "), graphvizInstall)
-}
-
 // renderGraphviz turns DOT into SVG or PNG (format "svg" or "png") by
 // running the egprof-graphviz command, and writes the result to outPath
 // atomically. egprof does not link graphviz itself: the WASM graphviz costs
@@ -113,27 +66,13 @@ func renderGraphviz(dot []byte, format, outPath string) error {
 	if format != string(formatSVG) && format != string(formatPNG) {
 		return fmt.Errorf("graphviz output format %q: want svg or png", format)
 	}
-	tool, err := findGraphviz()
+	// Looked for first, so that a missing helper leaves outPath alone.
+	tool, err := graphvizHelper.find()
 	if err != nil {
 		return err
 	}
 	err = atomicfile.Write(outPath, func(w io.Writer) error {
-		var stderr bytes.Buffer
-		cmd := exec.Command(tool, "-T", format)
-		cmd.Stdin = bytes.NewReader(dot)
-		cmd.Stdout = w
-		cmd.Stderr = &stderr
-		if err := cmd.Run(); err != nil {
-			msg := strings.TrimSpace(stderr.String())
-			if i := strings.IndexByte(msg, '\n'); i >= 0 {
-				msg = msg[:i]
-			}
-			if msg != "" {
-				return fmt.Errorf("%s -T %s: %w: %s", tool, format, err, msg)
-			}
-			return fmt.Errorf("%s -T %s: %w", tool, format, err)
-		}
-		return nil
+		return graphvizHelper.runAt(tool, []string{"-T", format}, bytes.NewReader(dot), w)
 	})
 	return withPath(outPath, err)
 }

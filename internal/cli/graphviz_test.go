@@ -22,8 +22,8 @@ func TestRenderGraphvizMissing(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "g.svg")
 	err := renderGraphviz([]byte("digraph { a -> b }"), "svg", out)
 	require.Error(t, err)
-	assert.True(t, errors.Is(err, errNoGraphviz))
-	assert.Contains(t, err.Error(), graphvizInstall)
+	assert.True(t, errors.Is(err, errNoHelper))
+	assert.Contains(t, err.Error(), graphvizHelper.install)
 	_, statErr := os.Stat(out)
 	assert.True(t, errors.Is(statErr, os.ErrNotExist), "no file on failure")
 }
@@ -33,7 +33,7 @@ func TestRenderGraphvizMissing(t *testing.T) {
 func TestRenderGraphvizAtomic(t *testing.T) {
 	bin := t.TempDir()
 	script := "#!/bin/sh\ncat >/dev/null\necho '<svg partial'\necho 'bad layout' >&2\nexit 3\n"
-	require.NoError(t, os.WriteFile(filepath.Join(bin, graphvizCommand), []byte(script), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(bin, graphvizHelper.name), []byte(script), 0o755))
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+"/usr/bin:/bin")
 	dir := t.TempDir()
 	out := filepath.Join(dir, "g.svg")
@@ -81,26 +81,26 @@ func TestWriteGraphFile(t *testing.T) {
 // PATH.
 func TestFindGraphviz(t *testing.T) {
 	exeDir, pathDir, empty := t.TempDir(), t.TempDir(), t.TempDir()
-	next := filepath.Join(exeDir, graphvizCommand)
-	onPath := filepath.Join(pathDir, graphvizCommand)
+	next := filepath.Join(exeDir, graphvizHelper.name)
+	onPath := filepath.Join(pathDir, graphvizHelper.name)
 	require.NoError(t, os.WriteFile(onPath, []byte("#!/bin/sh\n"), 0o755))
 	t.Setenv("PATH", pathDir)
 
 	// Not executable next to egprof: PATH's wins.
 	require.NoError(t, os.WriteFile(next, []byte("#!/bin/sh\n"), 0o644))
-	got, err := findGraphvizIn(exeDir)
+	got, err := graphvizHelper.findIn(exeDir)
 	require.NoError(t, err)
 	assert.Equal(t, onPath, got)
 
 	// Executable next to egprof: it wins over PATH's.
 	require.NoError(t, os.Chmod(next, 0o755))
-	got, err = findGraphvizIn(exeDir)
+	got, err = graphvizHelper.findIn(exeDir)
 	require.NoError(t, err)
 	assert.Equal(t, next, got)
 
 	// Neither: the error names both places.
 	t.Setenv("PATH", empty)
-	_, err = findGraphvizIn(empty)
-	require.ErrorIs(t, err, errNoGraphviz)
+	_, err = graphvizHelper.findIn(empty)
+	require.ErrorIs(t, err, errNoHelper)
 	assert.Contains(t, err.Error(), "looked in "+empty+" and PATH")
 }

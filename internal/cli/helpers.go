@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 )
 
@@ -22,6 +23,11 @@ type helperCommand struct {
 
 // The helper commands.
 var (
+	graphvizHelper = helperCommand{
+		name:    "egprof-graphviz",
+		install: "go install github.com/egprof/egprof/cmd/egprof-graphviz@latest",
+		purpose: "SVG and PNG need it",
+	}
 	chartsHelper = helperCommand{
 		name:    "egprof-charts",
 		install: "go install github.com/egprof/egprof/cmd/egprof-charts@latest",
@@ -52,7 +58,14 @@ func (h helperCommand) findIn(dir string) (string, error) {
 	var looked []string
 	if dir != "" {
 		cand := filepath.Join(dir, h.name)
-		if fi, err := os.Stat(cand); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+		// Windows runs files by their .exe name and has no
+		// permission bits that say a file may be run.
+		runnable := func(fi os.FileInfo) bool { return fi.Mode().Perm()&0o111 != 0 }
+		if runtime.GOOS == "windows" {
+			cand += ".exe"
+			runnable = func(os.FileInfo) bool { return true }
+		}
+		if fi, err := os.Stat(cand); err == nil && fi.Mode().IsRegular() && runnable(fi) {
 			return cand, nil
 		}
 		looked = append(looked, dir)
@@ -73,6 +86,11 @@ func (h helperCommand) run(args []string, stdin io.Reader, stdout io.Writer) err
 	if err != nil {
 		return err
 	}
+	return h.runAt(tool, args, stdin, stdout)
+}
+
+// runAt is run with the helper found at tool.
+func (h helperCommand) runAt(tool string, args []string, stdin io.Reader, stdout io.Writer) error {
 	var stderr bytes.Buffer
 	cmd := exec.Command(tool, args...)
 	cmd.Stdin = stdin

@@ -1,5 +1,5 @@
 // Package filelock serializes processes with advisory whole-file locks
-// (flock(2)) held on a lock file.
+// held on a lock file: flock(2) on Unix, LockFileEx on Windows.
 package filelock
 
 import (
@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"syscall"
 )
 
 // Lock is an exclusive lock held on a lock file. It is released by
@@ -32,22 +31,16 @@ func Acquire(path string) (*Lock, error) {
 	if err != nil {
 		return nil, err
 	}
-	for {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
-		if err != syscall.EINTR {
-			break
-		}
-	}
-	if err != nil {
+	if err := lock(f); err != nil {
 		_ = f.Close()
-		return nil, &fs.PathError{Op: "flock", Path: path, Err: err}
+		return nil, &fs.PathError{Op: lockOp, Path: path, Err: err}
 	}
 	return &Lock{f: f}, nil
 }
 
 // Release gives the lock up and closes the lock file.
 func (l *Lock) Release() error {
-	err := syscall.Flock(int(l.f.Fd()), syscall.LOCK_UN)
+	err := unlock(l.f)
 	if cerr := l.f.Close(); err == nil {
 		err = cerr
 	}
@@ -55,11 +48,4 @@ func (l *Lock) Release() error {
 		return fmt.Errorf("releasing the lock on %s: %w", l.f.Name(), err)
 	}
 	return nil
-}
-
-// Unsupported reports whether err says that the file system cannot lock
-// files: ENOLCK (NFS without a lock manager, or a full lock table),
-// EOPNOTSUPP or ENOSYS (file systems with no locks at all).
-func Unsupported(err error) bool {
-	return errors.Is(err, syscall.ENOLCK) || errors.Is(err, syscall.EOPNOTSUPP) || errors.Is(err, syscall.ENOSYS)
 }
