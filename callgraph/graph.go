@@ -5,6 +5,7 @@ package callgraph
 
 import (
 	"cmp"
+	"debug/elf"
 	"math"
 	"slices"
 	"strings"
@@ -968,6 +969,17 @@ func (g *Graph) CycleEntry(i int) int {
 		return -1
 	}
 	return g.Entries[i].head
+}
+
+// ScansCalls reports whether gprof's -c finds the direct calls in code of
+// machine m. gprof decodes the calls of the machines its BFD recognises;
+// the oracle's, Debian's binutils for x86, recognises x86 only, and opens
+// other machines' executables through its generic ELF target, whose
+// architecture is "unknown": gprof then says -c is not supported and
+// finds no call.
+func ScansCalls(m elf.Machine) bool {
+	const emIAMCU elf.Machine = 6 // Intel MCU, also i386 to BFD; debug/elf has no name for it
+	return m == elf.EM_386 || m == elf.EM_X86_64 || m == emIAMCU
 }
 
 // findCalls adds count-0 arcs for direct x86 call instructions in symbol

@@ -25,6 +25,8 @@ build() {
 
 # profile OUTNAME ARGS... : run $D/prog ARGS in a scratch directory with
 # GMON_OUT_PREFIX set, then move the single profile it wrote to $D/OUTNAME.
+# RUNNER, when set, is the command that runs the program (an emulator for
+# another machine's executable).
 # Prints the user CPU time and the number of histogram samples.
 profile() {
 	local out=$1; shift
@@ -32,7 +34,8 @@ profile() {
 	tmp=$(mktemp -d)
 	local start end
 	start=$(date +%s.%N)
-	( cd "$tmp" && GMON_OUT_PREFIX=run exec "$ROOT/$D/prog" "$@" ) > "$tmp/stdout.txt"
+	# shellcheck disable=SC2086 # RUNNER is a command line (an emulator and its options)
+	( cd "$tmp" && GMON_OUT_PREFIX=run exec ${RUNNER:-} "$ROOT/$D/prog" "$@" ) > "$tmp/stdout.txt"
 	end=$(date +%s.%N)
 	local files=("$tmp"/run.*)
 	if [ "${#files[@]}" -ne 1 ] || [ ! -f "${files[0]}" ]; then

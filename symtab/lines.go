@@ -85,6 +85,28 @@ func (t *Table) SymbolSource(i int) (SourceLoc, bool) {
 	return loc, ok
 }
 
+// FunctionSourceFiles returns the source files of the function symbols'
+// positions, each once, in the order gprof first meets them: the order of
+// the executable's symbol table, over the symbols gprof keeps, aliases
+// included (core_create_function_syms). Symbols gprof leaves out, such as
+// the "$x" and "$d" mapping symbols of Arm and RISC-V code, play no part
+// even where they share a kept symbol's address.
+func (t *Table) FunctionSourceFiles() []string {
+	if t.sources == nil {
+		return nil
+	}
+	pos := t.sources.positions()
+	var files []string
+	seen := map[string]bool{}
+	for _, s := range t.sources.kept {
+		if loc, ok := pos[s.symIndex]; ok && !seen[loc.File] {
+			seen[loc.File] = true
+			files = append(files, loc.File)
+		}
+	}
+	return files
+}
+
 // WithLineSymbols returns the symbol table of gprof's -l: the function
 // symbols plus one line symbol wherever the (function, file, line) of the
 // code changes, walking .text one byte at a time as gprof does, over the

@@ -72,8 +72,10 @@ type Options struct {
 // when asked for) and closes it: a Table holds no open file (with
 // Options.MapDebugSections, mappings of its debug sections).
 type Table struct {
-	Path    string
-	Target  gmon.Target
+	Path   string
+	Target gmon.Target
+	// Machine is the executable's ELF machine (e_machine).
+	Machine elf.Machine
 	Syms    []Symbol // ascending, unique addresses
 	TextLow uint64   // first address of .text
 	TextEnd uint64   // last address of .text
@@ -294,6 +296,7 @@ func symEntSize(f *elf.File) uint64 {
 func build(path string, f *elf.File, fileSize int64, opt Options) (*Table, []rawSym, error) {
 	t := &Table{Path: path}
 	t.Target.Order = f.ByteOrder
+	t.Machine = f.Machine
 	t.Target.AddrSize = 8
 	if f.Class == elf.ELFCLASS32 {
 		t.Target.AddrSize = 4

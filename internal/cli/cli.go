@@ -167,6 +167,10 @@ func (c *config) classic(tab *symtab.Table, prof *gmon.Profile, files []string, 
 		belongErr = c.checkBelongs(prof, tab)
 	}
 	c.restoreProcessors()
+	if c.staticCalls && !callgraph.ScansCalls(tab.Machine) && prof.HasArcs && len(tab.Syms) > 0 {
+		// gprof says so when it first looks for a symbol's calls.
+		fmt.Fprintf(stderr, "%s: -c not supported on architecture unknown\n", c.argv0)
+	}
 	g := c.buildGraph(tab, prof, style&styleSum == 0 && c.ext.mode != modeRanks, c.modelOnly(style))
 	var blocks *callgraph.Blocks
 	if c.line {
@@ -385,8 +389,9 @@ func (c *config) loadProfiles(tab *symtab.Table, files []string, stdin io.Reader
 // prof's samples and arcs are released once used, and with modelOnly the
 // call graph's printing orders are left out (callgraph.Options).
 func (c *config) buildGraph(tab *symtab.Table, prof *gmon.Profile, release, modelOnly bool) *callgraph.Graph {
-	opt := callgraph.Options{Specs: c.specs, StaticCalls: c.staticCalls, Release: release, ModelOnly: modelOnly}
-	if c.staticCalls {
+	scan := c.staticCalls && callgraph.ScansCalls(tab.Machine)
+	opt := callgraph.Options{Specs: c.specs, StaticCalls: scan, Release: release, ModelOnly: modelOnly}
+	if scan {
 		opt.TextBytes = tab.TextBytes()
 	}
 	return callgraph.Build(tab, prof, opt)

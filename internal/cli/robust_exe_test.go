@@ -31,6 +31,7 @@ type exeCase struct {
 	args        []string
 	edit        exeEdit
 	sameAsGprof bool
+	sameStderr  bool // with sameAsGprof: gprof's stderr too
 	wantErr     []string
 	gprof       string // what GNU gprof 2.40 does, for the README's table
 }
@@ -103,6 +104,9 @@ func TestRobustExecutable(t *testing.T) {
 			wantErr: []string{"gmon.out: offset 0x3d", "histogram record claims 1868785011 bins"}},
 		{name: "another machine (e_machine AArch64)", dir: demo, args: flat, edit: setHeader("e_machine", uint64(elf.EM_AARCH64)), sameAsGprof: true,
 			gprof: "the clean run's profile, exit 0"},
+		{name: "another machine (e_machine AArch64), -c", dir: cxx, args: []string{"-b", "-q", "-c"}, edit: setHeader("e_machine", uint64(elf.EM_AARCH64)),
+			sameAsGprof: true, sameStderr: true,
+			gprof: "-c not supported on architecture unknown, no call found, exit 0"},
 		{name: "another byte order (EI_DATA big-endian)", dir: demo, args: flat, edit: setByte(5, byte(elf.ELFDATA2MSB)), sameAsGprof: true,
 			gprof: "not in executable format, exit 1"},
 		{name: "DWARF abbreviation offset past the end", dir: demo, args: lines, edit: patchInfo(8, 4, 0x7ffffff0), sameAsGprof: true,
@@ -163,6 +167,9 @@ func TestRobustExecutable(t *testing.T) {
 				want := testenv.Run(t.Context(), t, gprof, "", argv)
 				if got.Stdout != want.Stdout || got.Code != want.Code {
 					t.Errorf("egprof exit %d, gprof exit %d (stderr %q)\negprof:\n%s\ngprof:\n%s", got.Code, want.Code, want.Stderr, got.Stdout, want.Stdout)
+				}
+				if tt.sameStderr && got.Stderr != want.Stderr {
+					t.Errorf("stderr %q, gprof's %q", got.Stderr, want.Stderr)
 				}
 				return
 			}

@@ -121,48 +121,19 @@ func createAnnotationFile(name string) (io.WriteCloser, error) {
 // sourceFileOrder lists the source files of tab's symbols in the order
 // gprof prints annotated files: the reverse of the order in which it first
 // met them. gprof meets the files of the function symbols first, walking
-// the ELF symbol table in its own order (not by address), then those of the
-// line symbols of -l by address.
-//
-// The code symbols of the executable's .symtab, as Load listed them, give
-// the ELF order: every one that starts where a function symbol of tab
-// starts stands for it (gprof looks a symbol's source up by address, so
-// aliases share their source file). When the executable's symbol table
-// could not be read, the function symbols are taken in address order
-// instead.
+// the ELF symbol table in its own order (not by address; see
+// symtab.Table.FunctionSourceFiles), then those of the line symbols of -l
+// by address.
 func sourceFileOrder(tab *symtab.Table) []string {
-	var order []string
+	order := tab.FunctionSourceFiles()
 	seen := map[string]bool{}
-	add := func(f string) {
-		if !seen[f] {
+	for _, f := range order {
+		seen[f] = true
+	}
+	for i := range tab.Syms {
+		if f := tab.Syms[i].Src.File; tab.Syms[i].IsLine && !seen[f] {
 			seen[f] = true
 			order = append(order, f)
-		}
-	}
-	funcAt := func(addr uint64) int {
-		i := tab.Lookup(addr)
-		if i < 0 || tab.Syms[i].Addr != addr || tab.Syms[i].IsLine {
-			return -1
-		}
-		return i
-	}
-	for _, addr := range tab.CodeSymbolAddrs {
-		if i := funcAt(addr); i >= 0 {
-			if src, ok := tab.SymbolSource(i); ok {
-				add(src.File)
-			}
-		}
-	}
-	for i := range tab.Syms {
-		if !tab.Syms[i].IsLine {
-			if src, ok := tab.SymbolSource(i); ok {
-				add(src.File)
-			}
-		}
-	}
-	for i := range tab.Syms {
-		if tab.Syms[i].IsLine {
-			add(tab.Syms[i].Src.File)
 		}
 	}
 	slices.Reverse(order)
