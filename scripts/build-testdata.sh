@@ -7,8 +7,9 @@
 # Needs: Linux x86-64 with glibc (its profiling runtime writes gmon.out),
 #        bash, gcc and g++ with -pg support (tested with gcc 12.2, Debian 12),
 #        gcc-multilib and g++-multilib (for the -m32 program),
-#        gcc-aarch64-linux-gnu, libc6-dev-arm64-cross and qemu-user (for the
-#        64-bit Arm program, run under user-mode QEMU),
+#        gcc-aarch64-linux-gnu, libc6-dev-arm64-cross, gcc-s390x-linux-gnu,
+#        libc6-dev-s390x-cross and qemu-user (for the 64-bit Arm and IBM Z
+#        programs, run under user-mode QEMU),
 #        GNU gprof (binutils; only used to report how many samples each run got),
 #        awk, mktemp.
 #
