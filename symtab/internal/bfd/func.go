@@ -131,11 +131,26 @@ func (s *Lines) scanUnit(u *unit) bool {
 			}
 			return false
 		}
-		if isFuncTag(ab.tag) {
+		at := dieAt{rel: uint32(b.off - u.firstChild), num: num}
+		switch {
+		case isFuncTag(ab.tag):
 			nfuncs++
-		}
-		if isFuncTag(ab.tag) || ab.tag == tagVariable || ab.tag == tagMember {
-			read = append(read, dieAt{rel: uint32(b.off - u.firstChild), num: num})
+			read = append(read, at)
+		case ab.tag == tagVariable || ab.tag == tagMember:
+			// Read here instead of stepped over, which has the same
+			// effects: the second pass reads it again only if that
+			// has some.
+			needed, ok := s.varNeedsReading(u, ab, &b)
+			if !ok {
+				return false
+			}
+			if needed {
+				read = append(read, at)
+			}
+			if ab.hasChildren {
+				nesting++
+			}
+			continue
 		}
 		if !s.skipDIE(u, ab, &b) {
 			return false
@@ -212,6 +227,34 @@ func (s *Lines) scanUnit(u *unit) bool {
 	}
 	s.buildFuncLookup(u)
 	return true
+}
+
+// varNeedsReading steps over the attributes of a variable or member DIE
+// of ab as skipDIE does (reading a value is what stepping over it does),
+// and reports whether reading the DIE in scanUnit's second pass has an
+// effect: a specification to follow, or a file number the line table
+// does not have (BFD's message). false as second result is skipDIE's.
+func (s *Lines) varNeedsReading(u *unit, ab *abbrev, b *buf) (needed, ok bool) {
+	var a attr
+	for _, st := range s.skipPlan(u, ab) {
+		if st.fixed != stepValue {
+			if !s.skipStep(u, ab, st, b) {
+				return false, false
+			}
+			continue
+		}
+		spec := &ab.attrs[st.from]
+		if !s.readAttr(u, spec.form, spec.implicit, b, false, &a) {
+			return false, false
+		}
+		switch {
+		case spec.name == atSpecification && isIntForm(a.form) && a.val != 0:
+			needed = true
+		case spec.name == atDeclFile && isIntForm(a.form) && !fileNumberOK(u.table, a.val):
+			needed = true
+		}
+	}
+	return needed, true
 }
 
 // dieAt is a DIE of a unit: the offset of its attributes from the unit's

@@ -46,16 +46,22 @@ type lineTable struct {
 // checkFile records BFD's message for a DW_AT_decl_file or DW_AT_call_file
 // naming a file the line table does not have.
 func (s *Lines) checkFile(tab *lineTable, n uint64) {
+	if !fileNumberOK(tab, n) {
+		s.warnf("mangled line number section (bad file number)")
+	}
+}
+
+// fileNumberOK reports whether BFD takes file number n of a DIE without a
+// message: 0 before DWARF 5 (no file), else an entry of the line table.
+func fileNumberOK(tab *lineTable, n uint64) bool {
 	f := uint32(n)
 	if !tab.use0 {
 		if f == 0 {
-			return
+			return true
 		}
 		f--
 	}
-	if uint64(f) >= uint64(tab.nfiles) {
-		s.warnf("mangled line number section (bad file number)")
-	}
+	return uint64(f) < uint64(tab.nfiles)
 }
 
 // fileEntry is a file of a line table's header.

@@ -84,6 +84,7 @@ type synthUnit struct {
 	compDir    string
 	lang       uint64
 	funcs      []synthFunc
+	vars       []synthVar // after the functions
 	maxOps     int
 	minInsn    int
 	program    func(l *dwBuf) // the line number program
@@ -95,6 +96,12 @@ type synthFunc struct {
 	name, linkage string
 	noLinkage     bool // emit DW_AT_name only
 	low, high     uint64
+}
+
+// synthVar is a variable DIE: its DW_AT_decl_file, and a
+// DW_AT_specification (a unit-relative ref4) unless spec is 0.
+type synthVar struct {
+	declFile, spec uint64
 }
 
 type synthFile struct {
@@ -124,6 +131,12 @@ func (u synthUnit) build(t *testing.T) *Lines {
 	// 3: the same without a linkage name.
 	abbrev.uleb(3).uleb(0x2e).u8(0)
 	abbrev.uleb(0x03).uleb(0x08).uleb(0x11).uleb(0x01).uleb(0x12).uleb(0x07).uleb(0).uleb(0)
+	// 4: variable: name string, decl_file data1. 5: the same with a
+	// specification ref4.
+	abbrev.uleb(4).uleb(0x34).u8(0)
+	abbrev.uleb(0x03).uleb(0x08).uleb(0x3a).uleb(0x0b).uleb(0).uleb(0)
+	abbrev.uleb(5).uleb(0x34).u8(0)
+	abbrev.uleb(0x03).uleb(0x08).uleb(0x3a).uleb(0x0b).uleb(0x47).uleb(0x13).uleb(0).uleb(0)
 	abbrev.uleb(0)
 
 	body := &dwBuf{order: u.order}
@@ -134,6 +147,13 @@ func (u synthUnit) build(t *testing.T) *Lines {
 			continue
 		}
 		body.uleb(2).str(fn.name).str(fn.linkage).uN(fn.low, u.addrSize).u64(fn.high - fn.low)
+	}
+	for _, v := range u.vars {
+		if v.spec == 0 {
+			body.uleb(4).str("v").u8(v.declFile)
+			continue
+		}
+		body.uleb(5).str("v").u8(v.declFile).u32(v.spec)
 	}
 	body.uleb(0)
 	hdr := &dwBuf{order: u.order}
@@ -466,6 +486,48 @@ func TestSynthetic(t *testing.T) {
 					assert.Equal(t, fmt.Sprintf("%s %s:%d", q.fn, q.file, q.line), fmt.Sprintf("%s %s:%d", fn, file, line), "%#x", q.addr)
 				}
 			}
+		})
+	}
+}
+
+// TestVariableMessages checks the messages of variables' file numbers and
+// specifications (scan_unit_for_symbols reads variables in its second
+// pass): one per bad file number and per specification that cannot be
+// followed, in DIE order, and none for good ones, whichever variables the
+// first pass found needing a second reading.
+func TestVariableMessages(t *testing.T) {
+	const badFile = "BFD: DWARF error: mangled line number section (bad file number)"
+	cases := []struct {
+		name string
+		vars []synthVar
+		want []string
+	}{
+		{"good file numbers", []synthVar{{declFile: 1}, {declFile: 2}, {declFile: 0}}, nil},
+		{"bad file numbers", []synthVar{{declFile: 1}, {declFile: 9}, {declFile: 2}, {declFile: 3}}, []string{badFile, badFile}},
+		{"specification past the unit", []synthVar{{declFile: 1, spec: 0x7fff}, {declFile: 4}}, []string{
+			"BFD: DWARF error: invalid abstract instance DIE ref",
+			"BFD: DWARF error: could not find variable specification at offset 0x7fff",
+			badFile,
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			u := synthUnit{
+				order: binary.LittleEndian, version: 4, offsetSize: 4, addrSize: 8, compDir: "/b", lang: 0x0c,
+				files: []synthFile{{"a.c", 0}, {"b.h", 0}},
+				funcs: []synthFunc{{name: "f", linkage: "f", low: 0x1000, high: 0x1010}},
+				vars:  tc.vars,
+				program: func(l *dwBuf) {
+					lnSetAddress(l, 0x1000, 8)
+					lnCopy(l)
+					lnAdvancePC(l, 0x10)
+					lnEndSequence(l)
+				},
+			}
+			s := u.build(t)
+			_, _, _, ok := s.Find(0x1000)
+			assert.True(t, ok)
+			assert.Equal(t, tc.want, s.takeMessages())
 		})
 	}
 }
