@@ -665,17 +665,51 @@ func (s *Lines) runLineProgram(u *unit, b *buf, h lineHeader, t *tableBuilder) b
 				// copies of the cursor kept in registers (the cursor's
 				// fields are otherwise read and written in memory at
 				// every byte). A cursor that has failed is at its end.
+				// The standard opcodes compilers emit between them
+				// (copy, line and column changes, is_stmt) are
+				// decoded here too when their operand is one byte;
+				// anything else goes to the switch below, from the
+				// opcode on.
 				data, off, end := b.data, b.off, b.end
+			fast:
 				for off < end {
 					op := int(data[off])
-					if op < opcodeBase {
-						break
+					if op >= opcodeBase {
+						off++
+						adj := op - opcodeBase
+						q := adj / lineRange
+						address += uint64(q * minInsn)
+						line += uint32(h.lineBase + int32(adj-q*lineRange))
+					} else {
+						var arg byte
+						if off+1 < end {
+							arg = data[off+1]
+						}
+						switch {
+						case op == 1: // DW_LNS_copy
+							off++
+						case op == 6 || op == 7: // DW_LNS_negate_stmt, DW_LNS_set_basic_block
+							off++
+							continue
+						case op == 5 && off+1 < end && arg < 0x80: // DW_LNS_set_column
+							off += 2
+							continue
+						case op == 3 && off+1 < end && arg < 0x80: // DW_LNS_advance_line
+							v := int32(arg)
+							if arg&0x40 != 0 {
+								v -= 0x80
+							}
+							line += uint32(v)
+							off += 2
+							continue
+						case op == 2 && off+1 < end && arg < 0x80: // DW_LNS_advance_pc
+							address += uint64(minInsn) * uint64(arg)
+							off += 2
+							continue
+						default:
+							break fast
+						}
 					}
-					off++
-					adj := op - opcodeBase
-					q := adj / lineRange
-					address += uint64(q * minInsn)
-					line += uint32(h.lineBase + int32(adj-q*lineRange))
 					if !t.addAbove(address, file, line) {
 						t.add(row{addr: address, file: file, line: line})
 					}
