@@ -23,6 +23,19 @@ build() {
 	"$@" -fdebug-prefix-map="$ROOT"=.
 }
 
+# need_tools PACKAGES TOOL... : stop unless every TOOL is on PATH, naming
+# the Debian PACKAGES (one quoted argument) that provide them.
+need_tools() {
+	local packages=$1 tool
+	shift
+	for tool in "$@"; do
+		command -v "$tool" >/dev/null 2>&1 || {
+			echo "$D/build.sh: $tool not found (apt-get install $packages)" >&2
+			exit 1
+		}
+	done
+}
+
 # profile OUTNAME ARGS... : run $D/prog ARGS in a scratch directory with
 # GMON_OUT_PREFIX set, then move the single profile it wrote to $D/OUTNAME.
 # RUNNER, when set, is the command that runs the program (an emulator for

@@ -10,12 +10,7 @@
 # unknown").
 source "$(dirname "$0")/../../../scripts/build-lib.sh"
 
-for tool in aarch64-linux-gnu-gcc qemu-aarch64; do
-	command -v "$tool" >/dev/null 2>&1 || {
-		echo "$D/build.sh: $tool not found (apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)" >&2
-		exit 1
-	}
-done
+need_tools "gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user" aarch64-linux-gnu-gcc qemu-aarch64
 build aarch64-linux-gnu-gcc -pg -g -O0 -o "$D/prog" "$D/main.c" "$D/glob.c" "$D/util.c"
 
 export RUNNER="qemu-aarch64 -L /usr/aarch64-linux-gnu"

@@ -6,12 +6,7 @@
 # through BFD's generic ELF target.
 source "$(dirname "$0")/../../../scripts/build-lib.sh"
 
-for tool in s390x-linux-gnu-gcc qemu-s390x; do
-	command -v "$tool" >/dev/null 2>&1 || {
-		echo "$D/build.sh: $tool not found (apt-get install gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user)" >&2
-		exit 1
-	}
-done
+need_tools "gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user" s390x-linux-gnu-gcc qemu-s390x
 src=testdata/progs/aarch64
 build s390x-linux-gnu-gcc -pg -g -O0 -o "$D/prog" "$src/main.c" "$src/glob.c" "$src/util.c"
 
