@@ -53,9 +53,10 @@ func RankInName(name string) (rank int, ok bool) {
 // summary.
 type Input struct {
 	Name string
-	// Data, when not nil, is the file's content (standard input);
-	// otherwise the file is read from Name.
-	Data []byte
+	// Data, when not nil, points to the file's content (standard input);
+	// otherwise the file is read from Name. A pointer keeps an Input at
+	// 40 bytes: a job can name hundreds of thousands of files.
+	Data *[]byte
 	// Rank is the rank number of a gmon file; summaries carry their own.
 	Rank int
 	// Summary is set for a summary file (see Sniff).
@@ -80,49 +81,72 @@ func Sniff(name string) (bool, error) {
 
 // CheckDistinct refuses an input given twice: two names of one file (the
 // same name twice, a path and a link to it), which would count its ranks
-// twice. Standard input and files that cannot be examined are left to the
-// reading, which reports them. Files are told apart by their device and
-// inode where the system has them, else compared pairwise.
+// twice: standard input given twice too. Files that cannot be examined
+// are left to the reading, which reports them. Files are told apart by their device and
+// inode where the system has them, else compared pairwise. Of several
+// repeats, the one reported is the earliest on the command line, named
+// with the first input it repeats.
 func CheckDistinct(inputs []Input) error {
 	type seen struct {
 		name string
 		info os.FileInfo
 	}
-	var files []seen         // files without an identity
-	byID := map[fileID]int{} // identity -> the input first seen with it
+	// A sorted list rather than a map: 24 bytes a file, for jobs of
+	// hundreds of thousands of ranks.
+	type identified struct {
+		id    fileID
+		input int
+	}
+	var ids []identified
+	var files []seen // files without an identity
+	// The earliest repeat found so far, and the name it repeats.
+	repeat, firstName := len(inputs), ""
+	stdin := ""
 	for i, in := range inputs {
 		if in.Data != nil {
+			// Standard input is read once: named again, it is empty.
+			if stdin != "" && i < repeat {
+				repeat, firstName = i, stdin
+			}
+			stdin = in.Name
 			continue
 		}
 		fi, err := os.Stat(in.Name)
 		if err != nil {
 			continue
 		}
-		first := ""
 		if id, ok := identity(fi); ok {
-			if j, dup := byID[id]; dup {
-				first = inputs[j].Name
-			} else {
-				byID[id] = i
+			if ids == nil {
+				ids = make([]identified, 0, len(inputs)-i)
 			}
-		} else {
-			for _, f := range files {
-				if os.SameFile(f.info, fi) {
-					first = f.name
-					break
-				}
-			}
-			files = append(files, seen{in.Name, fi})
+			ids = append(ids, identified{id, i})
+			continue
 		}
-		switch first {
-		case "":
-		case in.Name:
-			return fmt.Errorf("%s is given twice: each rank may be counted only once", in.Name)
-		default:
-			return fmt.Errorf("%s and %s are the same file: each rank may be counted only once", first, in.Name)
+		for _, f := range files {
+			if i < repeat && os.SameFile(f.info, fi) {
+				repeat, firstName = i, f.name
+				break
+			}
+		}
+		files = append(files, seen{in.Name, fi})
+	}
+	slices.SortFunc(ids, func(a, b identified) int {
+		return cmp.Or(cmp.Compare(a.id.dev, b.id.dev), cmp.Compare(a.id.ino, b.id.ino), cmp.Compare(a.input, b.input))
+	})
+	// Within a file's run, the first pair holds the earliest repeat.
+	for k := 1; k < len(ids); k++ {
+		if ids[k].id == ids[k-1].id && ids[k].input < repeat {
+			repeat, firstName = ids[k].input, inputs[ids[k-1].input].Name
 		}
 	}
-	return nil
+	switch {
+	case repeat == len(inputs):
+		return nil
+	case firstName == inputs[repeat].Name:
+		return fmt.Errorf("%s is given twice: each rank may be counted only once", firstName)
+	default:
+		return fmt.Errorf("%s and %s are the same file: each rank may be counted only once", firstName, inputs[repeat].Name)
+	}
 }
 
 // AssignRanks gives each gmon input its rank number: with an empty
@@ -131,7 +155,7 @@ func CheckDistinct(inputs []Input) error {
 // when not every name has a rank number, ranks are the positions of the
 // gmon files on the command line instead; an explicit pattern must match
 // every name. Summaries are skipped. A rank number given twice is an
-// error.
+// error, reported for the earliest repeat on the command line.
 func AssignRanks(inputs []Input, pattern string) error {
 	var re *regexp.Regexp
 	if pattern != "" {
@@ -141,7 +165,6 @@ func AssignRanks(inputs []Input, pattern string) error {
 		}
 	}
 	all := true
-	nums := make([]int, len(inputs))
 	for i := range inputs {
 		if inputs[i].Summary {
 			continue
@@ -152,31 +175,37 @@ func AssignRanks(inputs []Input, pattern string) error {
 				all = false
 				break
 			}
-			nums[i] = n
+			inputs[i].Rank = n
 			continue
 		}
 		n, err := rankByPattern(re, inputs[i].Name)
 		if err != nil {
 			return err
 		}
-		nums[i] = n
+		inputs[i].Rank = n
 	}
-	pos := 0
-	seen := map[int]string{}
+	// The gmon inputs, by rank then position: 4 bytes a file.
+	order := make([]int32, 0, len(inputs))
 	for i := range inputs {
 		if inputs[i].Summary {
 			continue
 		}
-		if all {
-			inputs[i].Rank = nums[i]
-		} else {
-			inputs[i].Rank = pos
+		if !all {
+			inputs[i].Rank = len(order)
 		}
-		pos++
-		if other, dup := seen[inputs[i].Rank]; dup {
-			return fmt.Errorf("rank %d given twice: %s and %s", inputs[i].Rank, other, inputs[i].Name)
+		order = append(order, int32(i))
+	}
+	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(inputs[a].Rank, inputs[b].Rank) })
+	first, repeat := -1, len(inputs)
+	// Within a rank's run, the first pair holds the earliest repeat.
+	for k := 1; k < len(order); k++ {
+		a, b := int(order[k-1]), int(order[k])
+		if inputs[a].Rank == inputs[b].Rank && b < repeat {
+			first, repeat = a, b
 		}
-		seen[inputs[i].Rank] = inputs[i].Name
+	}
+	if first >= 0 {
+		return fmt.Errorf("rank %d given twice: %s and %s", inputs[repeat].Rank, inputs[first].Name, inputs[repeat].Name)
 	}
 	return nil
 }
@@ -621,8 +650,10 @@ func (c *collector) do(wk *worker, j job) (outcome, error) {
 		return o, err
 	}
 	in := &c.inputs[i]
-	data := in.Data
-	if data == nil {
+	var data []byte
+	if in.Data != nil {
+		data = *in.Data
+	} else {
 		buf := &wk.buf
 		if keep {
 			// The summing holds on to the data: read into a buffer of
@@ -1091,8 +1122,10 @@ func (fl *filler) times(w int, in *Input) ([]uint64, error) {
 			regTime: make([]uint64, len(fl.layout.Regions))}
 	}
 	wk := fl.ws[w]
-	data := in.Data
-	if data == nil {
+	var data []byte
+	if in.Data != nil {
+		data = *in.Data
+	} else {
 		var err error
 		if data, err = gmon.ReadFileInto(in.Name, &wk.buf); err != nil {
 			return nil, err

@@ -60,6 +60,12 @@ func TestAssignRanks(t *testing.T) {
 		{"pattern", []string{"job.p04.gmon", "job.p11.gmon"}, `\.p(\d+)\.`, []int{4, 11}, ""},
 		{"pattern must match", []string{"job.p04.gmon", "other"}, `\.p(\d+)\.`, nil, "does not match --rank-pattern"},
 		{"duplicates", []string{"gmon.rank1.100", "gmon.rank1.200"}, "", nil, "rank 1 given twice: gmon.rank1.100 and gmon.rank1.200"},
+		// The repeat met first on the command line, with the first file
+		// it repeats.
+		{"earliest repeat", []string{"gmon.rank5.1", "gmon.rank3.1", "gmon.rank5.2", "gmon.rank3.2"}, "", nil, "rank 5 given twice: gmon.rank5.1 and gmon.rank5.2"},
+		{"earliest repeat, later rank", []string{"gmon.rank9.1", "gmon.rank2.1", "gmon.rank2.2", "gmon.rank9.2"}, "", nil, "rank 2 given twice: gmon.rank2.1 and gmon.rank2.2"},
+		{"three times", []string{"gmon.rank4.1", "gmon.rank4.2", "gmon.rank4.3"}, "", nil, "rank 4 given twice: gmon.rank4.1 and gmon.rank4.2"},
+		{"positions never repeat", []string{"a", "b", "c"}, "", []int{0, 1, 2}, ""},
 		{"bad pattern", []string{"x"}, `(`, nil, "--rank-pattern"},
 	}
 	for _, tt := range tests {
@@ -83,6 +89,48 @@ func TestAssignRanks(t *testing.T) {
 	in := []Input{{Name: "a.sum", Summary: true}, {Name: "x"}, {Name: "y"}}
 	require.NoError(t, AssignRanks(in, ""))
 	assert.Equal(t, []int{0, 0, 1}, []int{in[0].Rank, in[1].Rank, in[2].Rank})
+}
+
+func TestCheckDistinct(t *testing.T) {
+	dir := t.TempDir()
+	name := func(base string) string { return filepath.Join(dir, base) }
+	for _, f := range []string{"a", "b", "c"} {
+		require.NoError(t, os.WriteFile(name(f), []byte(f), 0o644))
+	}
+	require.NoError(t, os.Symlink(name("b"), name("lb")))
+	require.NoError(t, os.Symlink(name("a"), name("la")))
+	stdin := []byte("x")
+	tests := []struct {
+		name  string
+		files []string
+		err   string // "" for none
+	}{
+		{"distinct", []string{"a", "b", "c"}, ""},
+		{"missing files are left to the reading", []string{"a", "gone", "gone"}, ""},
+		{"a name twice", []string{"a", "b", "a"}, name("a") + " is given twice"},
+		{"a link", []string{"a", "b", "lb"}, name("b") + " and " + name("lb") + " are the same file"},
+		// The repeat met first, named with the first input it repeats.
+		{"earliest repeat", []string{"a", "b", "c", "lb", "la"}, name("b") + " and " + name("lb") + " are the same file"},
+		{"earliest repeat, first file", []string{"la", "b", "a", "b"}, name("la") + " and " + name("a") + " are the same file"},
+		{"three names", []string{"c", "lb", "b", "b"}, name("lb") + " and " + name("b") + " are the same file"},
+		{"standard input", []string{"-", "a", "b"}, ""},
+		{"standard input twice", []string{"a", "-", "b", "-", "la"}, "- is given twice"},
+	}
+	for _, tt := range tests {
+		in := make([]Input, len(tt.files))
+		for i, f := range tt.files {
+			in[i] = Input{Name: name(f)}
+			if f == "-" {
+				in[i] = Input{Name: f, Data: &stdin}
+			}
+		}
+		err := CheckDistinct(in)
+		if tt.err == "" {
+			assert.NoError(t, err, tt.name)
+			continue
+		}
+		assert.EqualError(t, err, tt.err+": each rank may be counted only once", tt.name)
+	}
 }
 
 // rankFixture is the testdata "ranks" program with its two profiles

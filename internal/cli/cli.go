@@ -763,8 +763,10 @@ func (c *config) rankProfiles(tab *symtab.Table, inputs []ranks.Input) func(func
 	}
 	return func(add func(int, *diff.Profile) error) error {
 		for _, in := range inputs {
-			data := in.Data
-			if data == nil {
+			var data []byte
+			if in.Data != nil {
+				data = *in.Data
+			} else {
 				var err error
 				if data, err = os.ReadFile(in.Name); err != nil {
 					return fmt.Errorf("%s: %s", in.Name, oserr.Text(err))

@@ -349,6 +349,7 @@ func usagef(format string, args ...any) error {
 // splitExtensions takes egprof's own long options out of args and returns
 // the rest for gprof's parser. A word after "--" is never taken.
 func splitExtensions(table []optionDef, args []string) (rest []string, ext extConfig, err error) {
+	rest = make([]string, 0, len(args))
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {

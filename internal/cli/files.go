@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/egprof/egprof/internal/oserr"
@@ -22,7 +23,12 @@ import (
 // it is, so that gprof's command lines and errors are unchanged. Lists
 // are for runs with more files than a command line holds: one path a line,
 // taken as it is (no pattern expansion, no quoting), blank lines skipped.
+// Operands that stand for themselves alone are returned as they are, not
+// copied.
 func profileFiles(operands, lists []string, stdin io.Reader) ([]string, error) {
+	if len(lists) == 0 && !slices.ContainsFunc(operands, isPattern) {
+		return operands, nil
+	}
 	files := make([]string, 0, len(operands))
 	for _, op := range operands {
 		files = appendOperand(files, op)
@@ -49,7 +55,7 @@ func profileFiles(operands, lists []string, stdin io.Reader) ([]string, error) {
 
 // appendOperand appends the files a data-file operand stands for.
 func appendOperand(files []string, op string) []string {
-	if !strings.ContainsAny(op, "*?[") {
+	if !isPattern(op) {
 		return append(files, op)
 	}
 	if _, err := os.Lstat(op); err == nil || !errors.Is(err, fs.ErrNotExist) {
@@ -61,6 +67,10 @@ func appendOperand(files []string, op string) []string {
 	}
 	return append(files, matches...)
 }
+
+// isPattern reports whether an operand holds a glob pattern's special
+// characters (it may still name a file, or match nothing).
+func isPattern(op string) bool { return strings.ContainsAny(op, "*?[") }
 
 // readFileList splits a --files-from list into paths: one a line, a
 // trailing carriage return dropped, blank lines skipped. A NUL byte,

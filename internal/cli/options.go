@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/egprof/egprof/callgraph"
@@ -116,11 +117,26 @@ func parseCommandLine(argv []string, env func(string) (string, bool), out, errw 
 		c.image = operands[0]
 		operands = operands[1:]
 	}
-	c.gmonFiles = operands
+	c.gmonFiles = sharedTail(argv, operands)
 	if len(c.gmonFiles) == 0 && len(c.ext.filesFrom) == 0 {
 		c.gmonFiles = []string{"gmon.out"}
 	}
 	return c, nil
+}
+
+// sharedTail returns the end of argv when it holds the words words holds,
+// else words. The data files usually end the command line, and a job's
+// can name tens of thousands: the process already holds them in argv, and
+// a copy costs 16 bytes a file.
+func sharedTail(argv, words []string) []string {
+	if len(words) == 0 || len(words) > len(argv) {
+		return words
+	}
+	tail := argv[len(argv)-len(words):]
+	if !slices.Equal(tail, words) {
+		return words
+	}
+	return tail
 }
 
 // apply handles one option, in command-line order.
@@ -284,12 +300,18 @@ func (c *config) apply(o getopt.Option, table []optionDef, out, errw *strings.Bu
 // expandArgs replaces each @FILE argument by the whitespace-separated words
 // of FILE, as libiberty's expandargv does; an unreadable FILE leaves the
 // word as it is. Quotes and backslashes group and escape as in libiberty.
+// Without an @FILE argument it returns args itself: a job's command line
+// can name tens of thousands of files, and each copy of it costs 16 bytes
+// a word.
 func expandArgs(args []string) []string {
+	if !slices.ContainsFunc(args, isResponseFile) {
+		return args
+	}
 	out := append([]string(nil), args...)
 	expansions := 0
 	for i := 0; i < len(out); i++ {
 		a := out[i]
-		if len(a) < 2 || a[0] != '@' {
+		if !isResponseFile(a) {
 			continue
 		}
 		// A file that names itself would expand forever.
@@ -306,6 +328,9 @@ func expandArgs(args []string) []string {
 	}
 	return out
 }
+
+// isResponseFile reports whether a word is an @FILE argument.
+func isResponseFile(word string) bool { return len(word) >= 2 && word[0] == '@' }
 
 // splitArgs splits a response file like libiberty's buildargv.
 func splitArgs(s string) []string {

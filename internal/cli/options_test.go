@@ -200,3 +200,33 @@ func TestForeignProfile(t *testing.T) {
 		assert.Equal(t, 0, code, stderr)
 	}
 }
+
+// TestDataFilesShareArgv checks that the data files at the end of the
+// command line are not copied (a job's can name tens of thousands), and
+// that those elsewhere still are the operands in order.
+func TestDataFilesShareArgv(t *testing.T) {
+	tests := []struct {
+		name   string
+		argv   []string
+		files  []string
+		shared bool // the files are argv's own words
+	}{
+		{"at the end", []string{"egprof", "--ranks", "-b", "prog", "f1", "f2", "f3"}, []string{"f1", "f2", "f3"}, true},
+		{"after --", []string{"egprof", "-b", "--", "prog", "f1", "f2"}, []string{"f1", "f2"}, true},
+		{"an option among them", []string{"egprof", "prog", "f1", "-b", "f2"}, []string{"f1", "f2"}, false},
+		{"an option after them", []string{"egprof", "prog", "f1", "f2", "-p"}, []string{"f1", "f2"}, false},
+		{"none", []string{"egprof", "-b", "prog"}, []string{"gmon.out"}, false},
+	}
+	for _, tt := range tests {
+		var out, errw strings.Builder
+		c, stop := parseCommandLine(tt.argv, func(string) (string, bool) { return "", false }, &out, &errw)
+		require.Nil(t, stop, tt.name+": "+errw.String())
+		assert.Equal(t, tt.files, c.gmonFiles, tt.name)
+		last := &tt.argv[len(tt.argv)-1]
+		assert.Equal(t, tt.shared, &c.gmonFiles[len(c.gmonFiles)-1] == last, tt.name)
+
+		files, err := profileFiles(c.gmonFiles, nil, nil)
+		require.NoError(t, err, tt.name)
+		assert.Same(t, &c.gmonFiles[0], &files[0], "%s: files without patterns are not copied", tt.name)
+	}
+}

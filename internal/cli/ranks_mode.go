@@ -61,7 +61,7 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 			if err != nil {
 				return fail("%s: %s\n", name, oserr.Text(err))
 			}
-			in.Data, in.Summary = data, ranks.IsSummary(data)
+			in.Data, in.Summary = &data, ranks.IsSummary(data)
 		} else {
 			isSum, err := ranks.Sniff(name)
 			if err != nil {
@@ -227,8 +227,8 @@ func (c *config) rankConfig(inputs []ranks.Input, firstSummary string) (ranks.Co
 		var data []byte
 		var err error
 		for _, in := range inputs {
-			if in.Name == firstSummary {
-				data = in.Data
+			if in.Name == firstSummary && in.Data != nil {
+				data = *in.Data
 			}
 		}
 		if data == nil {

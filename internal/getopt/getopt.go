@@ -185,6 +185,12 @@ func (p *Parser) Parse(args []string) (opts []Option, operands []string, err err
 			if p.Posixly {
 				return opts, append(operands, args[i:]...), nil
 			}
+			if operands == nil {
+				// Sized once: a job's command line can hold tens of
+				// thousands of operands, and growing the list would copy
+				// it many times.
+				operands = make([]string, 0, len(args)-i)
+			}
 			operands = append(operands, word)
 			i++
 			continue
