@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -29,10 +28,8 @@ func profileFiles(operands, lists []string, stdin io.Reader) ([]string, error) {
 	if len(lists) == 0 && !slices.ContainsFunc(operands, isPattern) {
 		return operands, nil
 	}
-	files := make([]string, 0, len(operands))
-	for _, op := range operands {
-		files = appendOperand(files, op)
-	}
+	var listed [][]string
+	total := len(operands)
 	for _, list := range lists {
 		var data []byte
 		var err error
@@ -48,6 +45,17 @@ func profileFiles(operands, lists []string, stdin io.Reader) ([]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("--files-from=%s: %w", list, err)
 		}
+		listed = append(listed, paths)
+		total += len(paths)
+	}
+	if len(operands) == 0 && len(listed) == 1 {
+		return listed[0], nil
+	}
+	files := make([]string, 0, total)
+	for _, op := range operands {
+		files = appendOperand(files, op)
+	}
+	for _, paths := range listed {
 		files = append(files, paths...)
 	}
 	return files, nil
@@ -74,20 +82,21 @@ func isPattern(op string) bool { return strings.ContainsAny(op, "*?[") }
 
 // readFileList splits a --files-from list into paths: one a line, a
 // trailing carriage return dropped, blank lines skipped. A NUL byte,
-// which no path holds, means the file is not a list.
+// which no path holds, means the file is not a list. The paths share one
+// string: a job's list can name hundreds of thousands of files.
 func readFileList(data []byte) ([]string, error) {
-	var paths []string
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, len(data)+1)
-	for line := 1; sc.Scan(); line++ {
-		p := strings.TrimSuffix(sc.Text(), "\r")
-		if strings.IndexByte(p, 0) >= 0 {
-			return nil, fmt.Errorf("line %d: a NUL byte: not a list of paths", line)
-		}
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		line := 1 + bytes.Count(data[:i], []byte{'\n'})
+		return nil, fmt.Errorf("line %d: a NUL byte: not a list of paths", line)
+	}
+	text := string(data)
+	paths := make([]string, 0, strings.Count(text, "\n")+1)
+	for line := range strings.Lines(text) {
+		p := strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
 		if strings.TrimSpace(p) == "" {
 			continue
 		}
 		paths = append(paths, p)
 	}
-	return paths, sc.Err()
+	return paths, nil
 }
