@@ -261,7 +261,7 @@ func DecodeSummary(data []byte, name string) (*Summary, error) {
 // part's own instead of records of their own.
 type leanRanks struct {
 	inputOf    []uint64 // per rank: its input + 1, or 0 for a rank with a record of its own
-	inputs     []Input
+	inputs     *Inputs
 	candidates []int32
 	store      *keptStore
 }
@@ -367,7 +367,7 @@ func decodeSummary(data []byte, name string, lean *leanRanks) (*Summary, error) 
 		switch {
 		case lean != nil && i < len(lean.inputOf) && lean.inputOf[i] > 0:
 			input := lean.inputOf[i] - 1
-			if input >= uint64(len(lean.inputs)) || lean.inputs[input].Name != label || lean.inputs[input].Rank != r {
+			if input >= uint64(lean.inputs.Len()) || lean.inputs.Name(int(input)) != label || lean.inputs.Rank(int(input)) != r {
 				d.FailAt(at, "rank %d is not input %d's", r, input)
 				break
 			}

@@ -49,20 +49,6 @@ func RankInName(name string) (rank int, ok bool) {
 	return n, true
 }
 
-// Input is one file of a rank aggregation: a rank's gmon file or a
-// summary.
-type Input struct {
-	Name string
-	// Data, when not nil, points to the file's content (standard input);
-	// otherwise the file is read from Name. A pointer keeps an Input at
-	// 40 bytes: a job can name hundreds of thousands of files.
-	Data *[]byte
-	// Rank is the rank number of a gmon file; summaries carry their own.
-	Rank int
-	// Summary is set for a summary file (see Sniff).
-	Summary bool
-}
-
 // Sniff reports whether the named file is a summary, reading only its
 // first bytes.
 func Sniff(name string) (bool, error) {
@@ -86,7 +72,7 @@ func Sniff(name string) (bool, error) {
 // inode where the system has them, else compared pairwise. Of several
 // repeats, the one reported is the earliest on the command line, named
 // with the first input it repeats.
-func CheckDistinct(inputs []Input) error {
+func CheckDistinct(inputs *Inputs) error {
 	type seen struct {
 		name string
 		info os.FileInfo
@@ -100,9 +86,9 @@ func CheckDistinct(inputs []Input) error {
 	var ids []identified
 	var files []seen // files without an identity
 	// The earliest repeat found so far, and the name it repeats.
-	repeat, firstName := len(inputs), ""
+	repeat, firstName := inputs.Len(), ""
 	stdin := ""
-	for i, in := range inputs {
+	for i, in := range inputs.All() {
 		if in.Data != nil {
 			// Standard input is read once: named again, it is empty.
 			if stdin != "" && i < repeat {
@@ -117,7 +103,7 @@ func CheckDistinct(inputs []Input) error {
 		}
 		if id, ok := identity(fi); ok {
 			if ids == nil {
-				ids = make([]identified, 0, len(inputs)-i)
+				ids = make([]identified, 0, inputs.Len()-i)
 			}
 			ids = append(ids, identified{id, i})
 			continue
@@ -136,16 +122,16 @@ func CheckDistinct(inputs []Input) error {
 	// Within a file's run, the first pair holds the earliest repeat.
 	for k := 1; k < len(ids); k++ {
 		if ids[k].id == ids[k-1].id && ids[k].input < repeat {
-			repeat, firstName = ids[k].input, inputs[ids[k-1].input].Name
+			repeat, firstName = ids[k].input, inputs.Name(ids[k-1].input)
 		}
 	}
 	switch {
-	case repeat == len(inputs):
+	case repeat == inputs.Len():
 		return nil
-	case firstName == inputs[repeat].Name:
+	case firstName == inputs.Name(repeat):
 		return fmt.Errorf("%s is given twice: each rank may be counted only once", firstName)
 	default:
-		return fmt.Errorf("%s and %s are the same file: each rank may be counted only once", firstName, inputs[repeat].Name)
+		return fmt.Errorf("%s and %s are the same file: each rank may be counted only once", firstName, inputs.Name(repeat))
 	}
 }
 
@@ -156,7 +142,7 @@ func CheckDistinct(inputs []Input) error {
 // gmon files on the command line instead; an explicit pattern must match
 // every name. Summaries are skipped. A rank number given twice is an
 // error, reported for the earliest repeat on the command line.
-func AssignRanks(inputs []Input, pattern string) error {
+func AssignRanks(inputs *Inputs, pattern string) error {
 	var re *regexp.Regexp
 	if pattern != "" {
 		var err error
@@ -165,47 +151,47 @@ func AssignRanks(inputs []Input, pattern string) error {
 		}
 	}
 	all := true
-	for i := range inputs {
-		if inputs[i].Summary {
+	for i := range inputs.Len() {
+		if inputs.IsSummary(i) {
 			continue
 		}
 		if re == nil {
-			n, ok := RankInName(inputs[i].Name)
+			n, ok := RankInName(inputs.Name(i))
 			if !ok {
 				all = false
 				break
 			}
-			inputs[i].Rank = n
+			inputs.SetRank(i, n)
 			continue
 		}
-		n, err := rankByPattern(re, inputs[i].Name)
+		n, err := rankByPattern(re, inputs.Name(i))
 		if err != nil {
 			return err
 		}
-		inputs[i].Rank = n
+		inputs.SetRank(i, n)
 	}
 	// The gmon inputs, by rank then position: 4 bytes a file.
-	order := make([]int32, 0, len(inputs))
-	for i := range inputs {
-		if inputs[i].Summary {
+	order := make([]int32, 0, inputs.Len())
+	for i := range inputs.Len() {
+		if inputs.IsSummary(i) {
 			continue
 		}
 		if !all {
-			inputs[i].Rank = len(order)
+			inputs.SetRank(i, len(order))
 		}
 		order = append(order, int32(i))
 	}
-	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(inputs[a].Rank, inputs[b].Rank) })
-	first, repeat := -1, len(inputs)
+	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(inputs.Rank(int(a)), inputs.Rank(int(b))) })
+	first, repeat := -1, inputs.Len()
 	// Within a rank's run, the first pair holds the earliest repeat.
 	for k := 1; k < len(order); k++ {
 		a, b := int(order[k-1]), int(order[k])
-		if inputs[a].Rank == inputs[b].Rank && b < repeat {
+		if inputs.Rank(a) == inputs.Rank(b) && b < repeat {
 			first, repeat = a, b
 		}
 	}
 	if first >= 0 {
-		return fmt.Errorf("rank %d given twice: %s and %s", inputs[repeat].Rank, inputs[first].Name, inputs[repeat].Name)
+		return fmt.Errorf("rank %d given twice: %s and %s", inputs.Rank(repeat), inputs.Name(first), inputs.Name(repeat))
 	}
 	return nil
 }
@@ -306,9 +292,9 @@ type Collected struct {
 // rank, nor by that when the records are rows of opt.Spill (a few bytes
 // per input remain while reading). The error returned is that of the first failing input in input
 // order, whatever the number of workers.
-func Collect(tab *symtab.Table, layout *Layout, inputs []Input, opt CollectOptions) (*Collected, error) {
-	if len(inputs) > math.MaxInt32 {
-		return nil, fmt.Errorf("%d inputs, more than %d", len(inputs), math.MaxInt32)
+func Collect(tab *symtab.Table, layout *Layout, inputs *Inputs, opt CollectOptions) (*Collected, error) {
+	if inputs.Len() > math.MaxInt32 {
+		return nil, fmt.Errorf("%d inputs, more than %d", inputs.Len(), math.MaxInt32)
 	}
 	c := &collector{tab: tab, layout: layout, attr: newAttributor(tab), inputs: inputs, opt: opt}
 	c.cand.limit = cmp.Or(opt.candidates, candidatesFor(opt.Shown))
@@ -390,12 +376,12 @@ func Collect(tab *symtab.Table, layout *Layout, inputs []Input, opt CollectOptio
 // chooses them once and gives them to each process's Collect (Part). It
 // fails on the first sampled file that cannot be read, or when a summary
 // is among the inputs (summaries are not shared out).
-func ChooseCandidates(tab *symtab.Table, layout *Layout, inputs []Input, opt CollectOptions) ([]int32, error) {
+func ChooseCandidates(tab *symtab.Table, layout *Layout, inputs *Inputs, opt CollectOptions) ([]int32, error) {
 	c := &collector{tab: tab, layout: layout, attr: newAttributor(tab), inputs: inputs, opt: opt}
 	c.cand.limit = candidatesFor(opt.Shown)
 	c.plan() // chooses the sample, as Collect does
 	var sample []int
-	for i, in := range inputs {
+	for i, in := range inputs.All() {
 		if in.Summary {
 			return nil, fmt.Errorf("%s: a summary among the inputs", in.Name)
 		}
@@ -411,7 +397,7 @@ func ChooseCandidates(tab *symtab.Table, layout *Layout, inputs []Input, opt Col
 				ws[w] = &worker{sum: NewSummary(opt.Exe, layout, opt.TopK), sc: newScratch(len(tab.Syms))}
 				ws[w].sum.kept = &keptStore{inputs: inputs}
 			}
-			data, err := gmon.ReadFileInto(c.inputs[i].Name, &ws[w].buf)
+			data, err := gmon.ReadFileInto(c.inputs.Name(i), &ws[w].buf)
 			if err == nil {
 				_, err = c.rank(ws[w].sum, i, data, ws[w].sc)
 			}
@@ -432,7 +418,7 @@ type collector struct {
 	tab    *symtab.Table
 	layout *Layout
 	attr   *attributor
-	inputs []Input
+	inputs *Inputs
 	opt    CollectOptions
 	sum    *gmon.Profile // the summed profile, nil if not asked for
 
@@ -649,11 +635,9 @@ func (c *collector) do(wk *worker, j job) (outcome, error) {
 		}
 		return o, err
 	}
-	in := &c.inputs[i]
-	var data []byte
-	if in.Data != nil {
-		data = *in.Data
-	} else {
+	in := c.inputs.At(i)
+	data := in.Data
+	if data == nil {
 		buf := &wk.buf
 		if keep {
 			// The summing holds on to the data: read into a buffer of
@@ -694,7 +678,7 @@ func (c *collector) take(t *turns, o outcome) error {
 		t.analysed++
 		t.hasBB = t.hasBB || o.hasBB
 		if c.opt.Progress != nil {
-			c.opt.Progress(t.analysed, len(c.inputs))
+			c.opt.Progress(t.analysed, c.inputs.Len())
 		}
 	}
 	if o.job.warmup {
@@ -754,8 +738,8 @@ func (p *jobPlan) jobAt(i int) job {
 // added to the summed profile.
 func (c *collector) plan() *jobPlan {
 	nGmon := 0
-	for _, in := range c.inputs {
-		if !in.Summary {
+	for i := range c.inputs.Len() {
+		if !c.inputs.IsSummary(i) {
 			nGmon++
 		}
 	}
@@ -770,7 +754,7 @@ func (c *collector) plan() *jobPlan {
 	c.cand.sample = map[int]bool{}
 	// The k-th of the warm-up ranks is gmon input number k*nGmon/warm.
 	k, g := 0, 0
-	for i, in := range c.inputs {
+	for i, in := range c.inputs.All() {
 		if in.Summary {
 			continue
 		}
@@ -783,7 +767,7 @@ func (c *collector) plan() *jobPlan {
 		}
 		g++
 	}
-	p.n = len(p.warm) + len(c.inputs)
+	p.n = len(p.warm) + c.inputs.Len()
 	return p
 }
 
@@ -791,7 +775,7 @@ func (c *collector) plan() *jobPlan {
 // whether it has basic-block counts), a summary by merging it (and
 // returning it).
 func (c *collector) analyse(s *Summary, i int, data []byte, sc *scratch) (sum *Summary, hasBB bool, err error) {
-	in := &c.inputs[i]
+	in := c.inputs.At(i)
 	if in.Summary || IsSummary(data) {
 		if s.rows != nil {
 			// Its ranks would join rows of a Spill not made for them.
@@ -816,7 +800,7 @@ func (c *collector) analyse(s *Summary, i int, data []byte, sc *scratch) (sum *S
 
 // rank reads one gmon file, input i, as one rank.
 func (c *collector) rank(s *Summary, i int, data []byte, sc *scratch) (hasBB bool, err error) {
-	in := &c.inputs[i]
+	in := c.inputs.At(i)
 	f, err := gmon.ReadReusing(sc.file, data, in.Name, c.tab.Target, c.opt.Format)
 	sc.file = f
 	if err != nil {
@@ -958,7 +942,7 @@ func resize(v []uint64, n int) []uint64 {
 // addToSum adds input i to the summed profile (sum is the decoded summary
 // of a summary input); inputs are added in input order.
 func (c *collector) addToSum(i int, data []byte, sum *Summary) error {
-	name := c.inputs[i].Name
+	name := c.inputs.Name(i)
 	if sum != nil {
 		if sum.Classic == nil {
 			return fmt.Errorf("%s: the summary has no summed profile", name)
@@ -979,7 +963,7 @@ func (c *collector) addToSum(i int, data []byte, sum *Summary) error {
 // each of the regions (at most MaxFilled of them). Ranks that came from
 // summaries cannot be read again and stay as they are. It returns the
 // number of ranks read again.
-func FillRanks(tab *symtab.Table, layout *Layout, s *Summary, inputs []Input, regions []int, opt CollectOptions) (int, error) {
+func FillRanks(tab *symtab.Table, layout *Layout, s *Summary, inputs *Inputs, regions []int, opt CollectOptions) (int, error) {
 	regions = regions[:min(len(regions), MaxFilled)]
 	if t := s.rows; t != nil {
 		if len(t.extra) == 0 {
@@ -1002,16 +986,16 @@ func FillRanks(tab *symtab.Table, layout *Layout, s *Summary, inputs []Input, re
 	if len(todo) == 0 {
 		return 0, nil
 	}
-	byRank := map[int]*Input{}
-	for i := range inputs {
-		if !inputs[i].Summary {
-			byRank[inputs[i].Rank] = &inputs[i]
+	byRank := map[int]int{} // rank -> its gmon file
+	for i := range inputs.Len() {
+		if !inputs.IsSummary(i) {
+			byRank[inputs.Rank(i)] = i
 		}
 	}
-	todoInput := map[int]*Input{} // s.Ranks index -> its gmon file
+	todoInput := map[int]int{} // s.Ranks index -> its gmon file
 	n := 0
 	for _, p := range todo {
-		if in := byRank[s.Ranks[p].Rank]; in != nil {
+		if in, ok := byRank[s.Ranks[p].Rank]; ok {
 			todo[n] = p
 			todoInput[p] = in
 			n++
@@ -1023,7 +1007,7 @@ func FillRanks(tab *symtab.Table, layout *Layout, s *Summary, inputs []Input, re
 	}
 	f := newFiller(tab, layout, regions, opt, len(todo))
 	err := parallel.Map(context.Background(), todo, parallel.Options{Workers: f.workers},
-		func(w, _ int, p int) ([]uint64, error) { return f.times(w, todoInput[p]) },
+		func(w, _ int, p int) ([]uint64, error) { return f.times(w, inputs.At(todoInput[p])) },
 		func(k int, times []uint64) error {
 			ri := &s.Ranks[todo[k]]
 			for n, r := range regions {
@@ -1071,7 +1055,7 @@ func fillRows(tab *symtab.Table, layout *Layout, s *Summary, regions []int, opt 
 	cp := &rowCopier{from: t, to: nt}
 	f := newFiller(tab, layout, regions, opt, len(todo))
 	err := parallel.Map(context.Background(), todoInput, parallel.Options{Workers: f.workers},
-		func(w, _ int, in int32) ([]uint64, error) { return f.times(w, &t.inputs[in]) },
+		func(w, _ int, in int32) ([]uint64, error) { return f.times(w, t.inputs.At(int(in))) },
 		func(k int, times []uint64) error {
 			return cp.fill(int(todo[k]), func(r int32) uint64 { return times[slices.Index(regions, int(r))] })
 		})
@@ -1116,16 +1100,14 @@ func newFiller(tab *symtab.Table, layout *Layout, regions []int, opt CollectOpti
 
 // times reads the gmon file in on worker w and returns its rank's time in
 // each of the regions.
-func (fl *filler) times(w int, in *Input) ([]uint64, error) {
+func (fl *filler) times(w int, in Input) ([]uint64, error) {
 	if fl.ws[w] == nil {
 		fl.ws[w] = &fillWorker{sc: newScratch(len(fl.tab.Syms)), cells: NewSummary("", fl.layout, 0),
 			regTime: make([]uint64, len(fl.layout.Regions))}
 	}
 	wk := fl.ws[w]
-	var data []byte
-	if in.Data != nil {
-		data = *in.Data
-	} else {
+	data := in.Data
+	if data == nil {
 		var err error
 		if data, err = gmon.ReadFileInto(in.Name, &wk.buf); err != nil {
 			return nil, err

@@ -69,26 +69,23 @@ func TestAssignRanks(t *testing.T) {
 		{"bad pattern", []string{"x"}, `(`, nil, "--rank-pattern"},
 	}
 	for _, tt := range tests {
-		in := make([]Input, len(tt.files))
-		for i, f := range tt.files {
-			in[i] = Input{Name: f}
-		}
+		in := NewInputs(tt.files)
 		err := AssignRanks(in, tt.pattern)
 		if tt.err != "" {
 			assert.ErrorContains(t, err, tt.err, tt.name)
 			continue
 		}
 		require.NoError(t, err, tt.name)
-		got := make([]int, len(in))
-		for i := range in {
-			got[i] = in[i].Rank
+		got := make([]int, in.Len())
+		for i := range got {
+			got[i] = in.Rank(i)
 		}
 		assert.Equal(t, tt.want, got, tt.name)
 	}
 	// Summaries keep their own ranks and take no position.
-	in := []Input{{Name: "a.sum", Summary: true}, {Name: "x"}, {Name: "y"}}
+	in := InputsOf(Input{Name: "a.sum", Summary: true}, Input{Name: "x"}, Input{Name: "y"})
 	require.NoError(t, AssignRanks(in, ""))
-	assert.Equal(t, []int{0, 0, 1}, []int{in[0].Rank, in[1].Rank, in[2].Rank})
+	assert.Equal(t, []int{0, 0, 1}, []int{in.Rank(0), in.Rank(1), in.Rank(2)})
 }
 
 func TestCheckDistinct(t *testing.T) {
@@ -117,11 +114,12 @@ func TestCheckDistinct(t *testing.T) {
 		{"standard input twice", []string{"a", "-", "b", "-", "la"}, "- is given twice"},
 	}
 	for _, tt := range tests {
-		in := make([]Input, len(tt.files))
-		for i, f := range tt.files {
-			in[i] = Input{Name: name(f)}
+		in := &Inputs{}
+		for _, f := range tt.files {
 			if f == "-" {
-				in[i] = Input{Name: f, Data: &stdin}
+				in.Append(Input{Name: f, Data: stdin})
+			} else {
+				in.Append(Input{Name: name(f)})
 			}
 		}
 		err := CheckDistinct(in)
@@ -166,21 +164,25 @@ func (fx *rankFixture) inputs(t *testing.T, names ...string) []Input {
 	if names == nil {
 		names = fx.files
 	}
-	in := make([]Input, len(names))
+	in := NewInputs(names)
 	for i, n := range names {
 		sum, err := Sniff(n)
 		require.NoError(t, err)
-		in[i] = Input{Name: n, Summary: sum}
+		in.SetSummary(i, sum)
 	}
 	require.NoError(t, AssignRanks(in, ""))
-	return in
+	out := make([]Input, in.Len())
+	for i := range out {
+		out[i] = in.At(i)
+	}
+	return out
 }
 
 // Each rank's times and calls are callgraph.Build's for that file alone,
 // and the summed profile is gprof's sum of the files.
 func TestCollectMatchesCallGraph(t *testing.T) {
 	fx := newRankFixture(t)
-	res, err := Collect(fx.tab, fx.layout, fx.inputs(t), CollectOptions{Exe: "prog", Sum: true, Workers: 2})
+	res, err := Collect(fx.tab, fx.layout, InputsOf(fx.inputs(t)...), CollectOptions{Exe: "prog", Sum: true, Workers: 2})
 	require.NoError(t, err)
 	s := res.Summary
 	require.Equal(t, 2, s.P())
@@ -214,18 +216,18 @@ func TestCollectMatchesCallGraph(t *testing.T) {
 func TestCollectSummaryInputs(t *testing.T) {
 	fx := newRankFixture(t)
 	opt := CollectOptions{Exe: "prog", Sum: true}
-	all, err := Collect(fx.tab, fx.layout, fx.inputs(t), opt)
+	all, err := Collect(fx.tab, fx.layout, InputsOf(fx.inputs(t)...), opt)
 	require.NoError(t, err)
-	first, err := Collect(fx.tab, fx.layout, fx.inputs(t, fx.files[0]), opt)
+	first, err := Collect(fx.tab, fx.layout, InputsOf(fx.inputs(t, fx.files[0])...), opt)
 	require.NoError(t, err)
 	path := filepath.Join(t.TempDir(), "rank0.sum")
 	saveSummary(t, first.Summary, path)
-	mixed, err := Collect(fx.tab, fx.layout, fx.inputs(t, path, fx.files[1]), opt)
+	mixed, err := Collect(fx.tab, fx.layout, InputsOf(fx.inputs(t, path, fx.files[1])...), opt)
 	require.NoError(t, err)
 	assert.Equal(t, all.Summary.Encode(), mixed.Summary.Encode())
 
 	// The same rank twice is refused.
-	_, err = Collect(fx.tab, fx.layout, fx.inputs(t, path, fx.files[0]), opt)
+	_, err = Collect(fx.tab, fx.layout, InputsOf(fx.inputs(t, path, fx.files[0])...), opt)
 	assert.ErrorContains(t, err, "rank 0")
 }
 
@@ -240,14 +242,14 @@ func TestCollectErrors(t *testing.T) {
 	for w := 1; w <= 4; w++ {
 		in := fx.inputs(t, fx.files...)
 		in = append(in, Input{Name: bad, Rank: 5}, Input{Name: missing, Rank: 6})
-		_, err := Collect(fx.tab, fx.layout, in, CollectOptions{Workers: w, Sum: w%2 == 0})
+		_, err := Collect(fx.tab, fx.layout, InputsOf(in...), CollectOptions{Workers: w, Sum: w%2 == 0})
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), bad, "workers %d", w)
 		assert.Contains(t, err.Error(), "offset 0x14", "workers %d", w)
 	}
 	in := fx.inputs(t, fx.files...)
 	in = append(in, Input{Name: missing, Rank: 6})
-	_, err := Collect(fx.tab, fx.layout, in, CollectOptions{})
+	_, err := Collect(fx.tab, fx.layout, InputsOf(in...), CollectOptions{})
 	assert.ErrorIs(t, err, os.ErrNotExist)
 
 	// A summary of another executable is refused by name.
@@ -255,11 +257,11 @@ func TestCollectErrors(t *testing.T) {
 	require.NoError(t, err)
 	ol, err := NewLayout(other, Config{}, nil)
 	require.NoError(t, err)
-	os1, err := Collect(other, ol, []Input{{Name: "../testdata/demo/gmon.out"}}, CollectOptions{Sum: true, Exe: "filter"})
+	os1, err := Collect(other, ol, InputsOf([]Input{{Name: "../testdata/demo/gmon.out"}}...), CollectOptions{Sum: true, Exe: "filter"})
 	require.NoError(t, err)
 	path := filepath.Join(dir, "filter.sum")
 	saveSummary(t, os1.Summary, path)
-	_, err = Collect(fx.tab, fx.layout, fx.inputs(t, fx.files[0], path), CollectOptions{})
+	_, err = Collect(fx.tab, fx.layout, InputsOf(fx.inputs(t, fx.files[0], path)...), CollectOptions{})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), path)
 	assert.Contains(t, err.Error(), "another executable")
@@ -286,7 +288,7 @@ func TestCollectErrorsAfterWarmUp(t *testing.T) {
 	}
 	for w := 1; w <= 4; w++ {
 		for _, sum := range []bool{false, true} {
-			_, err := Collect(fx.tab, fx.layout, fx.inputs(t, names...), CollectOptions{Workers: w, Sum: sum})
+			_, err := Collect(fx.tab, fx.layout, InputsOf(fx.inputs(t, names...)...), CollectOptions{Workers: w, Sum: sum})
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), names[sampled], "workers %d, sum %v", w, sum)
 		}
@@ -296,7 +298,7 @@ func TestCollectErrorsAfterWarmUp(t *testing.T) {
 		var progress []int
 		in := fx.inputs(t, slices.Concat(names[:early], names[early+1:])...)
 		in = slices.Insert(in, early, Input{Name: names[early], Rank: early})
-		_, err := Collect(fx.tab, fx.layout, in, CollectOptions{Workers: w, Sum: w%2 == 0,
+		_, err := Collect(fx.tab, fx.layout, InputsOf(in...), CollectOptions{Workers: w, Sum: w%2 == 0,
 			Progress: func(done, total int) { progress = append(progress, done) }})
 		assert.ErrorIs(t, err, os.ErrNotExist, "workers %d", w)
 		assert.Contains(t, err.Error(), names[early], "workers %d", w)
@@ -311,7 +313,7 @@ func TestCollectErrorsAfterWarmUp(t *testing.T) {
 func TestFillRanks(t *testing.T) {
 	fx := newRankFixture(t)
 	in := fx.inputs(t)
-	full, err := Collect(fx.tab, fx.layout, in, CollectOptions{TopK: 1000})
+	full, err := Collect(fx.tab, fx.layout, InputsOf(in...), CollectOptions{TopK: 1000})
 	require.NoError(t, err)
 	// Ranks folded in one region each, without Collect's candidates.
 	small := NewSummary("prog", fx.layout, 1)
@@ -329,7 +331,7 @@ func TestFillRanks(t *testing.T) {
 	require.NoError(t, small.Normalize())
 	regions := AnalysisRegions(small, 5)
 	require.Greater(t, small.unknownRanks(t, regions), 0)
-	n, err := FillRanks(fx.tab, fx.layout, small, in, regions, CollectOptions{})
+	n, err := FillRanks(fx.tab, fx.layout, small, InputsOf(in...), regions, CollectOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, 2, n)
 	assert.Equal(t, 0, small.unknownRanks(t, regions))
@@ -339,10 +341,10 @@ func TestFillRanks(t *testing.T) {
 		}
 	}
 	// Collect's candidates already cover these regions.
-	viaCollect, err := Collect(fx.tab, fx.layout, in, CollectOptions{TopK: 1})
+	viaCollect, err := Collect(fx.tab, fx.layout, InputsOf(in...), CollectOptions{TopK: 1})
 	require.NoError(t, err)
 	assert.Equal(t, 0, viaCollect.Summary.unknownRanks(t, regions))
-	again, err := FillRanks(fx.tab, fx.layout, small, in, regions, CollectOptions{})
+	again, err := FillRanks(fx.tab, fx.layout, small, InputsOf(in...), regions, CollectOptions{})
 	require.NoError(t, err)
 	assert.Zero(t, again, "nothing left to fill")
 }
@@ -421,7 +423,7 @@ func TestCollectDeterministic(t *testing.T) {
 	in := fx.inputs(t, names...)
 	var first []byte
 	for _, w := range []int{1, 2, 3, 8} {
-		res, err := Collect(fx.tab, fx.layout, in, CollectOptions{Workers: w, TopK: 1, Sum: w%2 == 0})
+		res, err := Collect(fx.tab, fx.layout, InputsOf(in...), CollectOptions{Workers: w, TopK: 1, Sum: w%2 == 0})
 		require.NoError(t, err)
 		res.Summary.Classic = nil
 		enc := res.Summary.Encode()
@@ -451,9 +453,9 @@ func TestLeanRecordsSameAnalysis(t *testing.T) {
 	}
 	in := fx.inputs(t, names...)
 	report := func(keep bool) *Report {
-		res, err := Collect(fx.tab, fx.layout, in, CollectOptions{KeepHeaviest: keep, Shown: 2})
+		res, err := Collect(fx.tab, fx.layout, InputsOf(in...), CollectOptions{KeepHeaviest: keep, Shown: 2})
 		require.NoError(t, err)
-		_, err = FillRanks(fx.tab, fx.layout, res.Summary, in, AnalysisRegions(res.Summary, 2), CollectOptions{})
+		_, err = FillRanks(fx.tab, fx.layout, res.Summary, InputsOf(in...), AnalysisRegions(res.Summary, 2), CollectOptions{})
 		require.NoError(t, err)
 		for _, ri := range res.Summary.Ranks {
 			if !keep {

@@ -12,7 +12,7 @@ import (
 // the narrowest width that keeps every value exactly, so that a rank costs
 // a few bytes per region rather than a record of its own.
 type keptStore struct {
-	inputs []Input // Collect's inputs, for the ranks' labels
+	inputs *Inputs // Collect's inputs, for the ranks' labels
 	n      int     // rows
 	input  column
 	total  column

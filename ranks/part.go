@@ -33,7 +33,7 @@ func (s *Summary) EncodePart() []byte {
 // leanly here too, as rows of a store of the part's own, and are read
 // again from their gmon files when the analysis needs more of them
 // (FillRanks), as the ranks of this process's own part are.
-func DecodePart(data []byte, name string, inputs []Input, candidates []int32) (*Summary, error) {
+func DecodePart(data []byte, name string, inputs *Inputs, candidates []int32) (*Summary, error) {
 	n, k := binary.Uvarint(data)
 	if k <= 0 || n > uint64(len(data)) {
 		return nil, fmt.Errorf("%s: a malformed part", name)

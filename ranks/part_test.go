@@ -12,7 +12,7 @@ func FuzzDecodePart(f *testing.F) {
 	f.Add(NewSummary("prog", &Layout{}, 0).EncodePart())
 	f.Add([]byte{3, 'a', 'b', 'c'})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := DecodePart(data, "fuzz", inputs, []int32{0, 2})
+		s, err := DecodePart(data, "fuzz", InputsOf(inputs...), []int32{0, 2})
 		if err != nil {
 			return
 		}

@@ -28,7 +28,7 @@ type rowTable struct {
 	st      Spill
 	base    int64
 	n       int     // rows
-	inputs  []Input // Collect's, for the labels
+	inputs  *Inputs // Collect's, for the labels
 	regions []int32 // the candidate regions, ascending
 	// extra are the regions FillRanks filled in (none of regions),
 	// ascending; a row holds their times only when rowFilled.
@@ -49,21 +49,21 @@ const (
 // newRowTable returns a table for the ranks of inputs, or nil when they
 // cannot all be rows: a summary among them (its ranks are records), or
 // one rank number given twice (the in-memory path reports it).
-func newRowTable(st Spill, inputs []Input) *rowTable {
-	if len(inputs) == 0 {
+func newRowTable(st Spill, inputs *Inputs) *rowTable {
+	if inputs.Len() == 0 {
 		return nil
 	}
-	order := make([]int32, len(inputs))
+	order := make([]int32, inputs.Len())
 	for i := range order {
-		if inputs[i].Summary {
+		if inputs.IsSummary(i) {
 			return nil
 		}
 		order[i] = int32(i)
 	}
-	slices.SortFunc(order, func(a, b int32) int { return cmp.Compare(inputs[a].Rank, inputs[b].Rank) })
-	pos := make([]int32, len(inputs))
+	slices.SortFunc(order, func(a, b int32) int { return cmp.Compare(inputs.Rank(int(a)), inputs.Rank(int(b))) })
+	pos := make([]int32, inputs.Len())
 	for p, i := range order {
-		if p > 0 && inputs[i].Rank == inputs[order[p-1]].Rank {
+		if p > 0 && inputs.Rank(int(i)) == inputs.Rank(int(order[p-1])) {
 			return nil
 		}
 		pos[i] = int32(p)

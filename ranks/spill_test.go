@@ -119,7 +119,7 @@ func TestSpillSameAsMemory(t *testing.T) {
 			in := rankFiles(t, fx, tt.ranks, tt.shift)
 			run := func(spill Spill) (*Summary, *Report, int, []byte) {
 				opt := CollectOptions{Exe: "prog", Workers: tt.workers, Shown: tt.top, Spill: spill, candidates: tt.candidates}
-				res, err := Collect(fx.tab, fx.layout, in, opt)
+				res, err := Collect(fx.tab, fx.layout, InputsOf(in...), opt)
 				require.NoError(t, err)
 				s := res.Summary
 				if spill != nil {
@@ -129,10 +129,10 @@ func TestSpillSameAsMemory(t *testing.T) {
 					require.Nil(t, s.rows)
 				}
 				require.Equal(t, tt.ranks, s.P())
-				filled, err := FillRanks(fx.tab, fx.layout, s, in, AnalysisRegions(s, tt.top), CollectOptions{Workers: tt.workers})
+				filled, err := FillRanks(fx.tab, fx.layout, s, InputsOf(in...), AnalysisRegions(s, tt.top), CollectOptions{Workers: tt.workers})
 				require.NoError(t, err)
 				if tt.again != nil {
-					n, err := FillRanks(fx.tab, fx.layout, s, in, tt.again, CollectOptions{})
+					n, err := FillRanks(fx.tab, fx.layout, s, InputsOf(in...), tt.again, CollectOptions{})
 					require.NoError(t, err)
 					filled += 1000 * n
 				}
@@ -173,9 +173,9 @@ func TestSpillFails(t *testing.T) {
 	// The reads a run makes: FillRanks's, then Analyze's.
 	count := newMemSpill()
 	count.reads = 1 << 30
-	res, err := Collect(fx.tab, fx.layout, in, CollectOptions{Workers: 2, Shown: 3, Spill: count, candidates: 1})
+	res, err := Collect(fx.tab, fx.layout, InputsOf(in...), CollectOptions{Workers: 2, Shown: 3, Spill: count, candidates: 1})
 	require.NoError(t, err)
-	_, err = FillRanks(fx.tab, fx.layout, res.Summary, in, AnalysisRegions(res.Summary, 3), CollectOptions{})
+	_, err = FillRanks(fx.tab, fx.layout, res.Summary, InputsOf(in...), AnalysisRegions(res.Summary, 3), CollectOptions{})
 	require.NoError(t, err)
 	fillReads := 1<<30 - count.reads
 	_, err = Analyze(res.Summary, AnalyzeOptions{Top: 3})
@@ -199,14 +199,14 @@ func TestSpillFails(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			spill := newMemSpill()
 			spill.writes, spill.reads = tt.writes, tt.reads
-			res, err := Collect(fx.tab, fx.layout, in, CollectOptions{Workers: 2, Shown: 3, Spill: spill, candidates: 1})
+			res, err := Collect(fx.tab, fx.layout, InputsOf(in...), CollectOptions{Workers: 2, Shown: 3, Spill: spill, candidates: 1})
 			if tt.failIn == "Collect" {
 				require.ErrorIs(t, err, errSpill)
 				assert.ErrorContains(t, err, tt.msg)
 				return
 			}
 			require.NoError(t, err)
-			_, err = FillRanks(fx.tab, fx.layout, res.Summary, in, AnalysisRegions(res.Summary, 3), CollectOptions{})
+			_, err = FillRanks(fx.tab, fx.layout, res.Summary, InputsOf(in...), AnalysisRegions(res.Summary, 3), CollectOptions{})
 			if tt.failIn == "FillRanks" {
 				require.ErrorIs(t, err, errSpill)
 				assert.ErrorContains(t, err, tt.msg)
@@ -226,7 +226,7 @@ func TestSpillFails(t *testing.T) {
 func TestSpillOnlyLeanGmonRanks(t *testing.T) {
 	fx := newRankFixture(t)
 	in := rankFiles(t, fx, 10, 0)
-	res, err := Collect(fx.tab, fx.layout, in, CollectOptions{Exe: "prog", Sum: true, KeepHeaviest: true})
+	res, err := Collect(fx.tab, fx.layout, InputsOf(in...), CollectOptions{Exe: "prog", Sum: true, KeepHeaviest: true})
 	require.NoError(t, err)
 	sumFile := filepath.Join(t.TempDir(), "a.sum")
 	f, err := os.Create(sumFile)
@@ -256,7 +256,7 @@ func TestSpillOnlyLeanGmonRanks(t *testing.T) {
 	for _, tt := range tests {
 		spill := newMemSpill()
 		tt.opt.Spill = spill
-		res, err := Collect(fx.tab, fx.layout, tt.inputs, tt.opt)
+		res, err := Collect(fx.tab, fx.layout, InputsOf(tt.inputs...), tt.opt)
 		if tt.err != "" {
 			assert.ErrorContains(t, err, tt.err, tt.name)
 			continue
@@ -287,7 +287,7 @@ func TestSpillMerge(t *testing.T) {
 			if spill {
 				opt.Spill = newMemSpill()
 			}
-			res, err := Collect(fx.tab, fx.layout, in, opt)
+			res, err := Collect(fx.tab, fx.layout, InputsOf(in...), opt)
 			require.NoError(t, err)
 			parts = append(parts, res.Summary)
 		}
@@ -306,16 +306,16 @@ func TestSpillMerge(t *testing.T) {
 func TestRowCopier(t *testing.T) {
 	const n = 2*windowRows + 88
 	st := newMemSpill()
-	inputs := make([]Input, n)
-	for i := range inputs {
-		inputs[i] = Input{Name: "gmon.rank" + strconv.Itoa(i), Rank: 3 * (n - 1 - i)}
+	inputs := &Inputs{}
+	for i := range n {
+		inputs.Append(Input{Name: "gmon.rank" + strconv.Itoa(i), Rank: 3 * (n - 1 - i)})
 	}
 	from := newRowTable(st, inputs)
 	from.regions = []int32{1, 3}
 	var buf []byte
 	for i := range n {
 		// Every third rank is truncated; times tell the input.
-		require.NoError(t, from.writeRank(&buf, inputs[i].Rank, i, uint64(10*i), i%3 == 0,
+		require.NoError(t, from.writeRank(&buf, inputs.Rank(i), i, uint64(10*i), i%3 == 0,
 			func(r int32) uint64 { return uint64(1000*i) + uint64(r) }))
 	}
 	from.n, from.pos = n, nil
@@ -334,7 +334,7 @@ func TestRowCopier(t *testing.T) {
 		require.NoError(t, err)
 		i := n - 1 - p // rank order is the inputs' backwards
 		assert.Equal(t, 3*p, ri.Rank)
-		assert.Equal(t, inputs[i].Name, ri.Label())
+		assert.Equal(t, inputs.Name(i), ri.Label())
 		assert.Equal(t, uint64(10*i), ri.Total())
 		assert.Equal(t, i%3 == 0, ri.Truncated)
 		for _, r := range []int{1, 3} {

@@ -61,7 +61,7 @@ type rankMore struct {
 // Label returns the rank's label: the name of its gmon file.
 func (ri *RankInfo) Label() string {
 	if ri.kept != nil {
-		return ri.kept.inputs[ri.kept.input.get(int(ri.row))].Name
+		return ri.kept.inputs.Name(int(ri.kept.input.get(int(ri.row))))
 	}
 	if ri.more == nil {
 		return ""

@@ -153,7 +153,7 @@ func (c *config) noteDebug(stdout io.Writer) {
 // instead. The rank analysis calls it for the summed rank files, with the
 // rank inputs (the pprof export labels its samples by rank) and its report
 // (for the HTML page).
-func (c *config) classic(tab *symtab.Table, prof *gmon.Profile, files []string, rankInputs []ranks.Input, rankReport *ranks.Report, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) int {
+func (c *config) classic(tab *symtab.Table, prof *gmon.Profile, files []string, rankInputs *ranks.Inputs, rankReport *ranks.Report, stdin io.Reader, stdout *bufio.Writer, stderr io.Writer) int {
 	fail := func(format string, args ...any) int {
 		fmt.Fprintf(stderr, format, args...)
 		return 1
@@ -752,21 +752,19 @@ func fileList(files []string) string {
 // tab. With no rank inputs, or when a summary stands for some ranks (its
 // ranks' own profiles are not kept), it returns nil: the samples are the
 // summed profile's, without labels.
-func (c *config) rankProfiles(tab *symtab.Table, inputs []ranks.Input) func(func(int, *diff.Profile) error) error {
-	if len(inputs) == 0 || c.ext.pprof == "" {
+func (c *config) rankProfiles(tab *symtab.Table, inputs *ranks.Inputs) func(func(int, *diff.Profile) error) error {
+	if inputs == nil || inputs.Len() == 0 || c.ext.pprof == "" {
 		return nil
 	}
-	for _, in := range inputs {
+	for _, in := range inputs.All() {
 		if in.Summary {
 			return nil
 		}
 	}
 	return func(add func(int, *diff.Profile) error) error {
-		for _, in := range inputs {
-			var data []byte
-			if in.Data != nil {
-				data = *in.Data
-			} else {
+		for _, in := range inputs.All() {
+			data := in.Data
+			if data == nil {
 				var err error
 				if data, err = os.ReadFile(in.Name); err != nil {
 					return fmt.Errorf("%s: %s", in.Name, oserr.Text(err))

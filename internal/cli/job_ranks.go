@@ -15,16 +15,16 @@ import (
 // files: the inputs as process 0 numbered them, and the candidate regions
 // it chose from their sample.
 type rankPlan struct {
-	inputs     []ranks.Input
+	inputs     *ranks.Inputs
 	candidates []int32
 }
 
 func (p *rankPlan) encode() []byte {
 	var w binfmt.Writer
-	w.Uint(uint64(len(p.inputs)))
-	for _, in := range p.inputs {
-		w.String(in.Name)
-		w.Uint(uint64(in.Rank))
+	w.Uint(uint64(p.inputs.Len()))
+	for i := range p.inputs.Len() {
+		w.String(p.inputs.Name(i))
+		w.Uint(uint64(p.inputs.Rank(i)))
 	}
 	w.Uint(uint64(len(p.candidates)))
 	for _, r := range p.candidates {
@@ -40,9 +40,14 @@ func decodeRankPlan(data []byte) (*rankPlan, error) {
 	}
 	p := &rankPlan{}
 	n := r.Count("inputs", 2)
-	p.inputs = make([]ranks.Input, n)
-	for i := range p.inputs {
-		p.inputs[i] = ranks.Input{Name: r.String("input name"), Rank: int(r.Uint("rank"))}
+	names := make([]string, n)
+	rankOf := make([]int, n)
+	for i := range names {
+		names[i], rankOf[i] = r.String("input name"), int(r.Uint("rank"))
+	}
+	p.inputs = ranks.NewInputs(names)
+	for i, rank := range rankOf {
+		p.inputs.SetRank(i, rank)
 	}
 	nc := r.Count("candidates", 1)
 	for range nc {
@@ -60,14 +65,14 @@ func decodeRankPlan(data []byte) (*rankPlan, error) {
 // or standard input among the inputs (those are not shared out), or a
 // failure anywhere, whose error the one-process reading then reports
 // exactly.
-func (j *job) collectRanks(c *config, anaTab *symtab.Table, layout *ranks.Layout, inputs []ranks.Input,
+func (j *job) collectRanks(c *config, anaTab *symtab.Table, layout *ranks.Layout, inputs *ranks.Inputs,
 	opts ranks.CollectOptions, stdout io.Writer) (res *ranks.Collected, ok bool, err error) {
-	for _, in := range inputs {
+	for _, in := range inputs.All() {
 		if in.Summary || in.Data != nil {
 			return nil, false, j.sendPlan(planNone, 0, nil)
 		}
 	}
-	if len(inputs) < 2 {
+	if inputs.Len() < 2 {
 		return nil, false, j.sendPlan(planNone, 0, nil)
 	}
 	cands, err := ranks.ChooseCandidates(anaTab, layout, inputs, opts)
@@ -156,9 +161,9 @@ func decodeRankPart(data []byte) (*rankPart, error) {
 // parts up the tree; process 0 gets the whole (nil when a process failed
 // or the parts do not merge exactly), the others nil.
 func (j *job) reduceRanks(plan *rankPlan, anaTab *symtab.Table, layout *ranks.Layout, opts ranks.CollectOptions) (*rankPart, error) {
-	names := make([]string, len(plan.inputs))
-	for i, in := range plan.inputs {
-		names[i] = in.Name
+	names := make([]string, plan.inputs.Len())
+	for i := range names {
+		names[i] = plan.inputs.Name(i)
 	}
 	share, err := j.shareOf(names)
 	if err != nil {

@@ -289,13 +289,13 @@ func TestMPIJobExperiment(t *testing.T) {
 func TestJobRanksInParts(t *testing.T) {
 	src := filepath.Join(testenv.Root(t), "testdata", "progs", "ranks")
 	dir := t.TempDir()
-	var inputs []ranks.Input
+	inputs := &ranks.Inputs{}
 	for r := range 9 {
 		data, err := os.ReadFile(filepath.Join(src, []string{"gmon.out", "gmon2.out"}[r%2]))
 		require.NoError(t, err)
 		name := filepath.Join(dir, "gmon.rank"+strconv.Itoa(r))
 		require.NoError(t, os.WriteFile(name, data, 0o666))
-		inputs = append(inputs, ranks.Input{Name: name, Rank: r})
+		inputs.Append(ranks.Input{Name: name, Rank: r})
 	}
 	tab, err := symtab.Load(filepath.Join(src, "prog"), symtab.Options{})
 	require.NoError(t, err)
@@ -356,7 +356,7 @@ func TestMPIJobRanks(t *testing.T) {
 func FuzzJobMessages(f *testing.F) {
 	f.Add((&sumPlan{target: gmon.Target{Order: binary.LittleEndian, AddrSize: 8}, files: []string{"a", "b"}}).encode())
 	f.Add((&sumPart{state: []byte("x"), info: "File", blocks: true}).encode())
-	f.Add((&rankPlan{inputs: []ranks.Input{{Name: "gmon.rank3", Rank: 3}}, candidates: []int32{1, 5}}).encode())
+	f.Add((&rankPlan{inputs: ranks.InputsOf(ranks.Input{Name: "gmon.rank3", Rank: 3}), candidates: []int32{1, 5}}).encode())
 	f.Add((&rankPart{summary: []byte("s"), state: []byte("t"), info: "i"}).encode())
 	f.Fuzz(func(t *testing.T, msg []byte) {
 		if p, err := decodeSumPlan(msg); err == nil && !bytes.Equal(p.encode(), msg) {

@@ -52,27 +52,27 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 	}
 	anaTab := tab.Functions()
 
-	inputs := make([]ranks.Input, len(c.gmonFiles))
+	inputs := ranks.NewInputs(c.gmonFiles)
 	var firstSummary string
 	for i, name := range c.gmonFiles {
-		in := ranks.Input{Name: name}
+		isSum := false
 		if name == "-" {
 			data, err := io.ReadAll(stdin)
 			if err != nil {
 				return fail("%s: %s\n", name, oserr.Text(err))
 			}
-			in.Data, in.Summary = &data, ranks.IsSummary(data)
+			inputs.SetData(i, data)
+			isSum = ranks.IsSummary(data)
 		} else {
-			isSum, err := ranks.Sniff(name)
-			if err != nil {
+			var err error
+			if isSum, err = ranks.Sniff(name); err != nil {
 				return fail("%s: %s\n", name, oserr.Text(err))
 			}
-			in.Summary = isSum
 		}
-		if in.Summary && firstSummary == "" {
+		inputs.SetSummary(i, isSum)
+		if isSum && firstSummary == "" {
 			firstSummary = name
 		}
-		inputs[i] = in
 	}
 	if err := ranks.CheckDistinct(inputs); err != nil {
 		return fail("%s: %v\n", c.argv0, err)
@@ -94,7 +94,7 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 	bar := newProgressBar(stderr)
 	opts := c.rankCollectOptions(anaTab, classic)
 	opts.Progress = bar.update
-	if len(inputs) >= spillRanks && !opts.KeepHeaviest {
+	if inputs.Len() >= spillRanks && !opts.KeepHeaviest {
 		// Unlinked at once: it goes when it is closed, or egprof ends.
 		// Without one (no writable temporary directory) the ranks stay
 		// in memory, with the same results.
@@ -203,7 +203,7 @@ func (c *config) rankCollectOptions(anaTab *symtab.Table, classic bool) ranks.Co
 
 // collectRanks reads the rank files, on every process of the job when
 // there is one (see job.collectRanks), and prints gprof -i's lines for them.
-func (c *config) collectRanks(anaTab *symtab.Table, layout *ranks.Layout, inputs []ranks.Input, opts ranks.CollectOptions, stdout io.Writer) (*ranks.Collected, error) {
+func (c *config) collectRanks(anaTab *symtab.Table, layout *ranks.Layout, inputs *ranks.Inputs, opts ranks.CollectOptions, stdout io.Writer) (*ranks.Collected, error) {
 	if j := c.job; j != nil && !j.planned {
 		if res, ok, err := j.collectRanks(c, anaTab, layout, inputs, opts, stdout); ok || err != nil {
 			return res, err
@@ -220,15 +220,15 @@ func (c *config) collectRanks(anaTab *symtab.Table, layout *ranks.Layout, inputs
 // rankConfig returns the grouping asked for on the command line; what it
 // leaves out (--regions, --activity, --rank-time) is the first summary's,
 // else the default.
-func (c *config) rankConfig(inputs []ranks.Input, firstSummary string) (ranks.Config, error) {
+func (c *config) rankConfig(inputs *ranks.Inputs, firstSummary string) (ranks.Config, error) {
 	o := &c.ext.rank
 	var cfg ranks.Config
 	if firstSummary != "" {
 		var data []byte
 		var err error
-		for _, in := range inputs {
+		for _, in := range inputs.All() {
 			if in.Name == firstSummary && in.Data != nil {
-				data = *in.Data
+				data = in.Data
 			}
 		}
 		if data == nil {
