@@ -67,11 +67,11 @@ func Sniff(name string) (bool, error) {
 
 // CheckDistinct refuses an input given twice: two names of one file (the
 // same name twice, a path and a link to it), which would count its ranks
-// twice: standard input given twice too. Files that cannot be examined
-// are left to the reading, which reports them. Files are told apart by their device and
-// inode where the system has them, else compared pairwise. Of several
-// repeats, the one reported is the earliest on the command line, named
-// with the first input it repeats.
+// twice, and standard input named twice. Files that cannot be examined
+// are left to the reading, which reports them. Files are told apart by
+// their device and inode where the system has them, else compared
+// pairwise. Of several repeats, the one reported is the earliest on the
+// command line, named with the first input it repeats.
 func CheckDistinct(inputs *Inputs) error {
 	type seen struct {
 		name string
@@ -143,6 +143,9 @@ func CheckDistinct(inputs *Inputs) error {
 // every name. Summaries are skipped. A rank number given twice is an
 // error, reported for the earliest repeat on the command line.
 func AssignRanks(inputs *Inputs, pattern string) error {
+	if inputs.Len() > math.MaxInt32 {
+		return fmt.Errorf("%d inputs, more than %d", inputs.Len(), math.MaxInt32)
+	}
 	var re *regexp.Regexp
 	if pattern != "" {
 		var err error
