@@ -19,6 +19,8 @@
 #   eigen       Eigen 3's dense_solvers benchmark (template-heavy C++: LLT,
 #               LDLT, LU, QR, SVD...), g++ -O2 -g -pg, its largest sizes left
 #               out so that it runs in seconds
+#   gawk        GNU awk 5 (C), gcc -O2 -g -pg, on arrays, strings and
+#               regular expressions
 #   synthetic   the 20,000-function synthetic profile (internal/progen)
 # A program that fails to fetch, build or run is listed with the reason.
 #
@@ -247,6 +249,24 @@ build_eigen() {
 	printf '#!/bin/sh\nexec ./prog >/dev/null\n' >"$dir/run"
 }
 
+build_gawk() {
+	local d
+	d=$(source_dir gawk) || return 1
+	(cd "$d" && ./configure CFLAGS="-O2 -g -pg" LDFLAGS="-pg" --disable-nls --disable-extensions &&
+		make clean && make -C support -j2 && make -j2 gawk) >"$dir/build.log" 2>&1 &&
+		cp "$d/gawk" "$dir/prog" || { echo "building gawk failed (see $dir/build.log)" >&2; return 1; }
+	cat >"$dir/work.awk" <<'EOF'
+BEGIN {
+	srand(7)
+	for (i = 0; i < 300000; i++) { k = int(rand() * 5000); a[k] = a[k] sprintf("%d,", i % 97); n[k]++ }
+	for (k in a) { m = split(a[k], p, ","); for (j = 1; j <= m; j++) s += p[j] + 0 }
+	for (i = 0; i < 200000; i++) { t = toupper(substr("hello world " i, 2, 8)); gsub(/L/, "x", t); if (match(t, /X+/)) s += RLENGTH }
+	print s
+}
+EOF
+	printf '#!/bin/sh\nexec ./prog -f work.awk >/dev/null\n' >"$dir/run"
+}
+
 build_synthetic() {
 	local out bin gm
 	out=$(cd "$repo" && go run ./internal/progen/cmd/mksynth) || { echo "mksynth failed" >&2; return 1; }
@@ -284,7 +304,7 @@ measure() {
 median() { sort -g | awk '{ a[NR] = $1 } END { m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2; print m }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "n/a"; else printf "%.2f\n", a / b }'; }
 
-programs=(lua lua-static sqlite3 sqlite3-nog minisat blas zstd eigen synthetic)
+programs=(lua lua-static sqlite3 sqlite3-nog minisat blas zstd eigen gawk synthetic)
 [[ -n $only ]] && IFS=, read -r -a programs <<<"$only"
 
 log "GNU gprof: $gprof; paired runs per program: $runs; corpus: $corpus"
