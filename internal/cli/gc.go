@@ -186,7 +186,9 @@ func gcPercent(c *config, lookupEnv func(string) (string, bool)) int {
 
 // smallInputs reports whether the executable and the profiles (those of
 // --diff included) are small: regular files of at most smallExecutable
-// and smallProfiles bytes.
+// and smallProfiles bytes. It looks no further than it must: each look
+// costs a system call and some garbage, and a job's command line can
+// name tens of thousands of files.
 func smallInputs(c *config) bool {
 	exe := fileSize(c.image)
 	if exe < 0 || exe > smallExecutable {
@@ -199,10 +201,12 @@ func smallInputs(c *config) bool {
 			if n < 0 {
 				return false
 			}
-			total += n
+			if total += n; total > smallProfiles {
+				return false
+			}
 		}
 	}
-	return total <= smallProfiles
+	return true
 }
 
 // fileSize returns the size of the regular file name, or -1.
