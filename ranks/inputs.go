@@ -70,6 +70,10 @@ func (s *Inputs) All() iter.Seq2[int, Input] {
 	}
 }
 
+// Names are the inputs' file names, in order: the slice the inputs hold,
+// not to be modified.
+func (s *Inputs) Names() []string { return s.names }
+
 // Name is input i's file name.
 func (s *Inputs) Name(i int) string { return s.names[i] }
 

@@ -33,7 +33,7 @@ func TestInputs(t *testing.T) {
 	}
 	assert.Equal(t, want, got)
 	assert.Equal(t, in, InputsOf(want...), "InputsOf makes the same inputs")
-	assert.Same(t, &names[0], &in.names[0], "the names are the caller's")
+	assert.Same(t, &names[0], &in.Names()[0], "the names are the caller's")
 }
 
 // TestInputsCostPerFile checks the promise of Inputs: beyond the names

@@ -40,14 +40,9 @@ func decodeRankPlan(data []byte) (*rankPlan, error) {
 	}
 	p := &rankPlan{}
 	n := r.Count("inputs", 2)
-	names := make([]string, n)
-	rankOf := make([]int, n)
-	for i := range names {
-		names[i], rankOf[i] = r.String("input name"), int(r.Uint("rank"))
-	}
-	p.inputs = ranks.NewInputs(names)
-	for i, rank := range rankOf {
-		p.inputs.SetRank(i, rank)
+	p.inputs = &ranks.Inputs{}
+	for range n {
+		p.inputs.Append(ranks.Input{Name: r.String("input name"), Rank: int(r.Uint("rank"))})
 	}
 	nc := r.Count("candidates", 1)
 	for range nc {
@@ -161,11 +156,7 @@ func decodeRankPart(data []byte) (*rankPart, error) {
 // parts up the tree; process 0 gets the whole (nil when a process failed
 // or the parts do not merge exactly), the others nil.
 func (j *job) reduceRanks(plan *rankPlan, anaTab *symtab.Table, layout *ranks.Layout, opts ranks.CollectOptions) (*rankPart, error) {
-	names := make([]string, plan.inputs.Len())
-	for i := range names {
-		names[i] = plan.inputs.Name(i)
-	}
-	share, err := j.shareOf(names)
+	share, err := j.shareOf(plan.inputs.Names())
 	if err != nil {
 		return nil, err
 	}
