@@ -22,8 +22,8 @@ type SourceLoc struct {
 // without .debug_info has no line information and no error; an error
 // reading .debug_info is kept for WithLineSymbols, which reports it, and
 // leaves every symbol without a source position.
-func (t *Table) readSources(f *elf.File, file *os.File) {
-	lines, err := bfd.Load(f, file)
+func (t *Table) readSources(f *elf.File, file *os.File, syms bfd.RawSymbols) {
+	lines, err := bfd.LoadWith(f, file, syms)
 	if err != nil {
 		t.linesErr = err
 		return

@@ -198,11 +198,11 @@ func load(path string, r io.ReaderAt, fileSize int64, opt Options) (*Table, erro
 	if err != nil {
 		return nil, &LoadError{Kind: ErrNotObject, Path: path, Err: err}
 	}
-	t, raws, err := build(path, f, fileSize, opt)
+	t, st, err := build(path, f, fileSize, opt)
 	if err != nil {
 		return nil, err
 	}
-	t.readFileData(f, opt, raws)
+	t.readFileData(f, opt, st.raws)
 	if text := textSection(f); text != nil {
 		// -l looks up every address of .text: a size no file holds
 		// would take hours (gprof never finishes).
@@ -216,7 +216,7 @@ func load(path string, r io.ReaderAt, fileSize int64, opt Options) (*Table, erro
 		if opt.MapDebugSections {
 			file, _ = r.(*os.File)
 		}
-		t.readSources(f, file)
+		t.readSources(f, file, st.forLines(f))
 	}
 	return t, nil
 }
@@ -293,7 +293,7 @@ func symEntSize(f *elf.File) uint64 {
 }
 
 // build selects gprof's symbols from f.
-func build(path string, f *elf.File, fileSize int64, opt Options) (*Table, []rawSym, error) {
+func build(path string, f *elf.File, fileSize int64, opt Options) (*Table, symbolTable, error) {
 	t := &Table{Path: path}
 	t.Target.Order = f.ByteOrder
 	t.Machine = f.Machine
@@ -303,27 +303,28 @@ func build(path string, f *elf.File, fileSize int64, opt Options) (*Table, []raw
 	}
 	text := textSection(f)
 	if text == nil {
-		return nil, nil, &LoadError{Kind: ErrNoText, Path: path}
+		return nil, symbolTable{}, &LoadError{Kind: ErrNoText, Path: path}
 	}
 	t.TextLow = text.Addr
 	t.TextEnd = text.Addr + text.Size - 1
 
 	// gprof reads the symbol table, then the mapping, then picks its
 	// symbols.
-	raws, strtab, err := readSymtab(f, fileSize)
+	st, err := readSymtab(f, fileSize)
 	if err != nil {
-		return nil, nil, &LoadError{Kind: ErrBadSymtab, Path: path, Err: err}
+		return nil, symbolTable{}, &LoadError{Kind: ErrBadSymtab, Path: path, Err: err}
 	}
+	raws, strtab := st.raws, st.names
 	if opt.MapFile != "" {
 		m, err := ReadFunctionMap(opt.MapFile)
 		if err != nil {
-			return nil, nil, err
+			return nil, symbolTable{}, err
 		}
 		t.Mapping = m
 	}
 	if opt.ExternalSymbols != "" {
 		t, err := t.useExternalSymbols(opt.ExternalSymbols)
-		return t, raws, err
+		return t, st, err
 	}
 
 	// Room for exactly the symbols kept (the mapping below only drops
@@ -368,18 +369,38 @@ func build(path string, f *elf.File, fileSize int64, opt Options) (*Table, []raw
 		})
 	}
 	if len(syms) == 0 {
-		return nil, nil, &LoadError{Kind: ErrNoSymbols, Path: path}
+		return nil, symbolTable{}, &LoadError{Kind: ErrNoSymbols, Path: path}
 	}
 	t.kept = make([]keptSym, len(syms))
 	for i, s := range syms {
 		t.kept[i] = keptSym{addr: s.Addr, symIndex: s.symIndex}
 	}
 	t.setSyms(finalize(syms, t.TextEnd))
-	return t, raws, nil
+	return t, st, nil
 }
 
-// readSymtab returns the raw .symtab entries (index 0 excluded) and the bytes
-// of their string table. debug/elf's Symbols does not expose st_name offsets,
+// symbolTable is the executable's .symtab as readSymtab read it: its
+// entries decoded (raws, index 0 excluded), the section's bytes (entries)
+// and those of its string table (names, section link).
+type symbolTable struct {
+	raws           []rawSym
+	entries, names []byte
+	link           uint32
+}
+
+// forLines returns the table for bfd.LoadWith when it is the one
+// debug/elf's Symbols would read (the first SHT_SYMTAB section, with a
+// string table linked other than by 0), so that the line information's
+// symbols need not be read again; otherwise the zero RawSymbols.
+func (st symbolTable) forLines(f *elf.File) bfd.RawSymbols {
+	if st.entries == nil || st.link == 0 || f.SectionByType(elf.SHT_SYMTAB) != f.Section(".symtab") {
+		return bfd.RawSymbols{}
+	}
+	return bfd.RawSymbols{Entries: st.entries, Names: st.names}
+}
+
+// readSymtab returns the .symtab entries and the bytes of their string
+// table (see symbolTable). debug/elf's Symbols does not expose st_name offsets,
 // which gprof's name filter needs (it can read past a name's NUL into the
 // next string), so the entries are decoded here.
 //
@@ -388,31 +409,31 @@ func build(path string, f *elf.File, fileSize int64, opt Options) (*Table, []raw
 // the file, a string table whose last byte is not a NUL, or a name offset
 // past the string table's end (BFD reads such tables but names every
 // symbol "(null)" or leaves them out).
-func readSymtab(f *elf.File, fileSize int64) ([]rawSym, []byte, error) {
+func readSymtab(f *elf.File, fileSize int64) (symbolTable, error) {
 	sec := f.Section(".symtab")
 	if sec == nil || sec.Type != elf.SHT_SYMTAB {
-		return nil, nil, nil
+		return symbolTable{}, nil
 	}
 	if err := checkInFile(f, sec, fileSize); err != nil {
-		return nil, nil, err
+		return symbolTable{}, err
 	}
 	data, err := sec.Data()
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading .symtab: %w", err)
+		return symbolTable{}, fmt.Errorf("reading .symtab: %w", err)
 	}
 	if int(sec.Link) >= len(f.Sections) {
-		return nil, nil, fmt.Errorf(".symtab (file offset 0x%x): sh_link %d is not a section (there are %d)", sec.Offset, sec.Link, len(f.Sections))
+		return symbolTable{}, fmt.Errorf(".symtab (file offset 0x%x): sh_link %d is not a section (there are %d)", sec.Offset, sec.Link, len(f.Sections))
 	}
 	strSec := f.Sections[sec.Link]
 	if err := checkInFile(f, strSec, fileSize); err != nil {
-		return nil, nil, err
+		return symbolTable{}, err
 	}
 	strtab, err := strSec.Data()
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading symbol string table: %w", err)
+		return symbolTable{}, fmt.Errorf("reading symbol string table: %w", err)
 	}
 	if len(strtab) == 0 || strtab[len(strtab)-1] != 0 {
-		return nil, nil, fmt.Errorf("%s (section %d, file offset 0x%x, sh_size %d): the string table does not end with a NUL",
+		return symbolTable{}, fmt.Errorf("%s (section %d, file offset 0x%x, sh_size %d): the string table does not end with a NUL",
 			strSec.Name, sec.Link, strSec.Offset, strSec.Size)
 	}
 	order := f.ByteOrder
@@ -437,12 +458,12 @@ func readSymtab(f *elf.File, fileSize int64) ([]rawSym, []byte, error) {
 			r.shndx = order.Uint16(e[14:16])
 		}
 		if int64(r.nameOff) >= int64(len(strtab)) {
-			return nil, nil, fmt.Errorf("symbol %d (file offset 0x%x): st_name 0x%x is past the end of %s (%d bytes)",
+			return symbolTable{}, fmt.Errorf("symbol %d (file offset 0x%x): st_name 0x%x is past the end of %s (%d bytes)",
 				i, sec.Offset+uint64(i*entSize), r.nameOff, strSec.Name, len(strtab))
 		}
 		raws = append(raws, r)
 	}
-	return raws, strtab, nil
+	return symbolTable{raws: raws, entries: data, names: strtab, link: sec.Link}, nil
 }
 
 // checkInFile reports a section whose contents (sh_offset, sh_size) run

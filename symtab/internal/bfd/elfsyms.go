@@ -1,6 +1,7 @@
 package bfd
 
 import (
+	"bytes"
 	"cmp"
 	"debug/elf"
 	"math/bits"
@@ -16,9 +17,64 @@ type elfSym struct {
 	file    optString // the STT_FILE name BFD would attach
 }
 
+// RawSymbols is an executable's ELF symbol table as its caller read it:
+// the contents of its first SHT_SYMTAB section (Entries) and of the string
+// table that section links to (Names; the link is not 0). A caller that
+// has read them passes them to LoadWith, so that they are not read and
+// decoded twice.
+type RawSymbols struct {
+	Entries, Names []byte
+}
+
+// readRawSymbols reads f's symbol table as debug/elf's File.Symbols does:
+// the first SHT_SYMTAB section, and the section it links to. It reports
+// false where Symbols returns an error.
+func readRawSymbols(f *elf.File) (RawSymbols, bool) {
+	sec := f.SectionByType(elf.SHT_SYMTAB)
+	if sec == nil {
+		return RawSymbols{}, false
+	}
+	entries, err := sec.Data()
+	if err != nil || sec.Link == 0 || int(sec.Link) >= len(f.Sections) {
+		return RawSymbols{}, false
+	}
+	names, err := f.Sections[sec.Link].Data()
+	if err != nil {
+		return RawSymbols{}, false
+	}
+	return RawSymbols{Entries: entries, Names: names}, true
+}
+
+// symbolName returns the NUL-terminated name at off in names, or "" when
+// off is outside names or the name runs to its end (as debug/elf reads
+// names).
+func symbolName(names []byte, off uint32) string {
+	if uint64(off) >= uint64(len(names)) {
+		return ""
+	}
+	if n := bytes.IndexByte(names[off:], 0); n >= 0 {
+		return string(names[off : int(off)+n])
+	}
+	return ""
+}
+
+// elfCand is a candidate of _bfd_elf_find_function while the candidates
+// are sorted: its name is kept as an offset, and only the names of the
+// winners are made into strings.
+type elfCand struct {
+	nameOff uint32
+	codeOff uint64
+	size    uint64
+	file    optString
+}
+
 // loadElfSymbols prepares _bfd_elf_find_function over .text: for every
 // offset where a candidate symbol starts, the symbol its scan would pick.
-func (s *Lines) loadElfSymbols(f *elf.File) {
+// raw is the symbol table when the caller has read it (Entries nil
+// otherwise). The entries are decoded here rather than by debug/elf's
+// File.Symbols, which makes a string of every name: most are never
+// candidates, and of the candidates only the winners are kept.
+func (s *Lines) loadElfSymbols(f *elf.File, raw RawSymbols) {
 	textIdx := -1
 	for i, sec := range f.Sections {
 		if sec.Name == ".text" {
@@ -31,9 +87,18 @@ func (s *Lines) loadElfSymbols(f *elf.File) {
 		return
 	}
 	s.hasText = true
-	syms, err := f.Symbols()
-	if err != nil {
-		return
+	if raw.Entries == nil {
+		var ok bool
+		if raw, ok = readRawSymbols(f); !ok {
+			return
+		}
+	}
+	entSize := 24
+	if f.Class == elf.ELFCLASS32 {
+		entSize = 16
+	}
+	if len(raw.Entries) == 0 || len(raw.Entries)%entSize != 0 {
+		return // debug/elf's Symbols refuses such a table
 	}
 	const (
 		nothingSeen = iota
@@ -42,29 +107,41 @@ func (s *Lines) loadElfSymbols(f *elf.File) {
 	)
 	state := nothingSeen
 	var file optString
-	cands := make([]elfSym, 0, len(syms))
-	for _, sym := range syms {
-		typ := elf.ST_TYPE(sym.Info)
+	bo := f.ByteOrder
+	n := len(raw.Entries)/entSize - 1 // the first entry is the null symbol
+	cands := make([]elfCand, 0, n)
+	for e := raw.Entries[entSize:]; len(e) >= entSize; e = e[entSize:] {
+		nameOff := bo.Uint32(e[0:4])
+		var info, other byte
+		var shndx uint16
+		var value, size uint64
+		if entSize == 24 {
+			info, other, shndx = e[4], e[5], bo.Uint16(e[6:8])
+			value, size = bo.Uint64(e[8:16]), bo.Uint64(e[16:24])
+		} else {
+			value, size = uint64(bo.Uint32(e[4:8])), uint64(bo.Uint32(e[8:12]))
+			info, other, shndx = e[12], e[13], bo.Uint16(e[14:16])
+		}
+		typ := elf.ST_TYPE(info)
 		if typ == elf.STT_FILE {
-			file = optString{s: sym.Name, has: true}
+			file = optString{s: symbolName(raw.Names, nameOff), has: true}
 			if state == symbolSeen {
 				state = fileAfterSymbol
 			}
 			continue
 		}
-		local := elf.ST_BIND(sym.Info) == elf.STB_LOCAL
+		local := elf.ST_BIND(info) == elf.STB_LOCAL
 		switch typ {
 		case elf.STT_SECTION, elf.STT_OBJECT, elf.STT_TLS, elf.SymType(8), elf.SymType(9):
 		default:
-			if int(sym.Section) == textIdx {
-				size := sym.Size
+			if int(shndx) == textIdx {
 				hiddenLabel := size == 0 && local && typ == elf.STT_NOTYPE &&
-					elf.ST_VISIBILITY(sym.Other) == elf.STV_HIDDEN
+					elf.ST_VISIBILITY(other) == elf.STV_HIDDEN
 				if !hiddenLabel {
 					if size == 0 {
 						size = 1
 					}
-					c := elfSym{name: sym.Name, codeOff: sym.Value - s.textVMA, size: size}
+					c := elfCand{nameOff: nameOff, codeOff: value - s.textVMA, size: size}
 					if file.ok() && (local || state != fileAfterSymbol) {
 						c.file = file
 					}
@@ -90,7 +167,7 @@ func (s *Lines) loadElfSymbols(f *elf.File) {
 			}
 		}
 		s.elfOffs = append(s.elfOffs, win.codeOff)
-		s.elfWin = append(s.elfWin, *win)
+		s.elfWin = append(s.elfWin, elfSym{name: symbolName(raw.Names, win.nameOff), codeOff: win.codeOff, size: win.size, file: win.file})
 		i = j
 	}
 }
@@ -100,7 +177,7 @@ func (s *Lines) loadElfSymbols(f *elf.File) {
 // and a position fit in 64 bits together, the pairs are packed into
 // numbers and the numbers sorted, several times faster than a stable sort
 // of the entries.
-func offsetOrder(cands []elfSym) []int {
+func offsetOrder(cands []elfCand) []int {
 	order := make([]int, len(cands))
 	if len(cands) == 0 {
 		return order

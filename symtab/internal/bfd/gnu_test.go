@@ -521,7 +521,7 @@ func compareWithGprof(t *testing.T, prog, gmon string) (symbols, lineSyms int) {
 	}
 
 	// Function symbols, as gprof -p reports them.
-	b, err := loadMapping(f, osf, 1)
+	b, err := Load(f, osf)
 	require.NoError(t, err)
 	require.NotNil(t, b)
 	funcs, _, _ := simulateGprof(b, syms, text, false)
@@ -553,7 +553,7 @@ func compareWithGprof(t *testing.T, prog, gmon string) (symbols, lineSyms int) {
 	for _, s := range syms {
 		namesAt[s.addr] = append(namesAt[s.addr], s.name)
 	}
-	b, err = loadMapping(f, osf, 1)
+	b, err = Load(f, osf)
 	require.NoError(t, err)
 	require.NotEmpty(t, b.maps, "no section mapped")
 	funcs, walk, counted := simulateGprof(b, syms, text, true)

@@ -39,7 +39,7 @@ func TestMappedFileShrinks(t *testing.T) {
 			require.NoError(t, err)
 			main := f.Section(".text")
 			require.NotNil(t, main)
-			s, err := loadMapping(f, osf, 1)
+			s, err := Load(f, osf)
 			require.NoError(t, err)
 			require.NotEmpty(t, s.maps)
 			if tc.truncate {

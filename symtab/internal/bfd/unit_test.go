@@ -73,7 +73,7 @@ func TestOffsetOrder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, spread := range []uint64{8, 1 << 30, 1 << 62, 1<<64 - 1} {
 		for iter := 0; iter < 200; iter++ {
-			cands := make([]elfSym, rng.IntN(400))
+			cands := make([]elfCand, rng.IntN(400))
 			for i := range cands {
 				cands[i].codeOff = rng.Uint64N(spread)
 			}
