@@ -322,10 +322,14 @@ for p in "${programs[@]}"; do
 	"$gprof" -b "$dir/prog" "$dir/gmon.out" >"$work/g.out" 2>&1
 	"$egprof" -b "$dir/prog" "$dir/gmon.out" >"$work/e.out" 2>&1
 	if cmp -s "$work/g.out" "$work/e.out"; then same=identical; else same="differ ($(cmp "$work/g.out" "$work/e.out" 2>&1 | head -1))"; fi
-	# Enough repetitions per measurement for about 0.2 s of gprof's CPU.
-	reps=1
+	# Enough repetitions per measurement for about half a second of
+	# gprof's CPU, so that GNU time's 10 ms steps (in the user and the
+	# system time, each) stay within 2 to 4%: with at most 40, a 1 ms
+	# program's ratio moved between 1.4 and 1.8 from one run of the
+	# script to the next.
+	reps=20
 	one=$(measure "$gprof" | cut -d' ' -f1)
-	reps=$(awk -v t="$one" 'BEGIN { r = (t < 0.005) ? 40 : int(0.2 / t + 0.999); if (r < 1) r = 1; if (r > 40) r = 40; print r }')
+	reps=$(awk -v t="$one" 'BEGIN { r = (t < 0.001) ? 500 : int(0.5 / t + 0.999); if (r < 1) r = 1; if (r > 500) r = 500; print r }')
 	: >"$work/g" && : >"$work/e"
 	for ((i = 0; i < runs; i++)); do
 		measure "$gprof" >>"$work/g"

@@ -77,7 +77,10 @@ type Lines struct {
 	infoPos     int     // next unit to parse
 	units       []*unit // parsed units in section order
 	abbrevCache map[uint64]*abbrevTable
-	store       abbrevStore
+	// abbrevByBytes shares abbreviations between tables: the entry read
+	// whole from the bytes that encode it (after its number).
+	abbrevByBytes map[string]*abbrev
+	store         abbrevStore
 	// Scratch space reused from one abbreviation table to the next.
 	abbrevScratch abbrevTable
 	attrScratch   []abbrevAttr
@@ -110,6 +113,7 @@ func newLines(order binary.ByteOrder) *Lines {
 	s := &Lines{
 		order:            order,
 		abbrevCache:      map[uint64]*abbrevTable{},
+		abbrevByBytes:    map[string]*abbrev{},
 		trie:             &trieNode{room: trieLeafSize},
 		trieBudget:       1 << 20,
 		prevFailedAbbrev: ^uint32(0),
