@@ -3,6 +3,7 @@ package callgraph
 import (
 	"math"
 
+	"github.com/egprof/egprof/gmon"
 	"github.com/egprof/egprof/symtab"
 )
 
@@ -39,18 +40,47 @@ func NewAttribution(tab *symtab.Table, selected func(i int) bool) *Attribution {
 // and every unselected symbol's credit taken away. Credit returns the sum
 // of the credit given to selected symbols.
 func Credit[C uint16 | int64](a *Attribution, lowPC uint64, bins []C, scale float64, ticks []float64, total *float64) (credited float64) {
-	n := len(a.selected)
-	low := lowPC / 2
-	k := 1
-	for b, count := range bins {
+	c := crediting{a: a, low: lowPC / 2, scale: scale, ticks: ticks, total: total, k: 1}
+	creditBins(&c, 0, bins)
+	return c.credited
+}
+
+// CreditHistogram is Credit for an accumulated histogram: it reads only
+// the ranges of bins that can hold counts (gmon.Histogram.Spans), giving
+// the same credit in the same order of operations.
+func CreditHistogram(a *Attribution, h *gmon.Histogram, scale float64, ticks []float64, total *float64) (credited float64) {
+	c := crediting{a: a, low: h.LowPC / 2, scale: scale, ticks: ticks, total: total, k: 1}
+	for from, to := range h.Spans {
+		creditBins(&c, from, h.Bins[from:to])
+	}
+	return c.credited
+}
+
+// crediting is the state of Credit across the bins of one histogram,
+// given in increasing order.
+type crediting struct {
+	a        *Attribution
+	low      uint64 // the histogram's start in 2-byte units
+	scale    float64
+	ticks    []float64
+	total    *float64
+	k        int // one past the first symbol the next bin can overlap
+	credited float64
+}
+
+// creditBins credits bins, the histogram's bins from first on.
+func creditBins[C uint16 | int64](c *crediting, first int, bins []C) {
+	a, n, k := c.a, len(c.a.selected), c.k
+	for i, count := range bins {
 		if count == 0 {
 			continue
 		}
-		binLo := low + uint64(scale*float64(b))
-		binHi := low + uint64(scale*float64(b+1))
+		b := first + i
+		binLo := c.low + uint64(c.scale*float64(b))
+		binHi := c.low + uint64(c.scale*float64(b+1))
 		ct := float64(count)
-		if total != nil {
-			*total += ct
+		if c.total != nil {
+			*c.total += ct
 		}
 		for j := k - 1; j < n; j++ {
 			symLo, symHi := a.scaled[j], a.scaled[j+1]
@@ -65,14 +95,14 @@ func Credit[C uint16 | int64](a *Attribution, lowPC uint64, bins []C, scale floa
 			if overlap == 0 {
 				continue
 			}
-			credit := float64(overlap) * ct / scale
+			credit := float64(overlap) * ct / c.scale
 			if a.selected[j] {
-				ticks[j] += credit
-				credited += credit
-			} else if total != nil {
-				*total -= credit
+				c.ticks[j] += credit
+				c.credited += credit
+			} else if c.total != nil {
+				*c.total -= credit
 			}
 		}
 	}
-	return credited
+	c.k = k
 }

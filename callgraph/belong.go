@@ -32,9 +32,12 @@ const (
 // whether the answer is a warning or an error.
 func CheckBelongs(prof *gmon.Profile, tab *symtab.Table) error {
 	samples, inside := uint64(0), uint64(0)
-	for _, h := range prof.Hists {
-		all, in := binsInside(tab, h.LowPC, h.HighPC, h.Bins)
-		samples, inside = samples+all, inside+in
+	for i := range prof.Hists {
+		h := &prof.Hists[i]
+		for from, to := range h.Spans {
+			all, in := binsInside(tab, h.LowPC, h.HighPC, len(h.Bins), from, h.Bins[from:to])
+			samples, inside = samples+all, inside+in
+		}
 	}
 	return checkBelongs(tab, prof.Arcs, samples, inside)
 }
@@ -43,7 +46,7 @@ func CheckBelongs(prof *gmon.Profile, tab *symtab.Table) error {
 func CheckFileBelongs(f *gmon.File, tab *symtab.Table) error {
 	samples, inside := uint64(0), uint64(0)
 	for _, h := range f.Hists {
-		all, in := binsInside(tab, h.LowPC, h.HighPC, h.Bins)
+		all, in := binsInside(tab, h.LowPC, h.HighPC, len(h.Bins), 0, h.Bins)
 		samples, inside = samples+all, inside+in
 	}
 	return checkBelongs(tab, f.Arcs, samples, inside)
@@ -114,11 +117,11 @@ func awayFromEveryStart(pcs, starts []uint64) []uint64 {
 	return out
 }
 
-// binsInside returns the samples of a histogram of bins over [low, high)
-// and, once one is found, the samples of a bin whose start falls inside a
-// function (the check needs only to know whether any does).
-func binsInside[T int64 | uint16](tab *symtab.Table, low, high uint64, bins []T) (all, inside uint64) {
-	n := len(bins)
+// binsInside returns the samples of bins, the bins of a histogram of n
+// bins over [low, high) from first on, and, once one is found, the samples
+// of a bin whose start falls inside a function (the check needs only to
+// know whether any does).
+func binsInside[T int64 | uint16](tab *symtab.Table, low, high uint64, n, first int, bins []T) (all, inside uint64) {
 	if n == 0 || high <= low {
 		return 0, 0
 	}
@@ -129,7 +132,7 @@ func binsInside[T int64 | uint16](tab *symtab.Table, low, high uint64, bins []T)
 			continue
 		}
 		all += b
-		if inside == 0 && tab.Lookup(low+uint64(i)*width) >= 0 {
+		if inside == 0 && tab.Lookup(low+uint64(first+i)*width) >= 0 {
 			inside = b
 		}
 	}

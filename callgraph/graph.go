@@ -181,8 +181,8 @@ func (g *Graph) Seconds() float64 {
 func (g *Graph) assignSamples(prof *gmon.Profile) {
 	a := NewAttribution(g.Syms, g.FlatSelected)
 	ticks := make([]float64, g.NumSyms)
-	for _, h := range prof.Hists {
-		g.CreditedSamples += Credit(a, h.LowPC, h.Bins, g.Scale, ticks, &g.TotalTime)
+	for i := range prof.Hists {
+		g.CreditedSamples += CreditHistogram(a, &prof.Hists[i], g.Scale, ticks, &g.TotalTime)
 	}
 	for j, t := range ticks {
 		g.Entries[j].Ticks = t

@@ -69,10 +69,13 @@ func (p *Profile) Merge(q *Profile) bool {
 		if !ok {
 			i = p.newHist(h.lo, h.hi, h.n)
 		}
-		acc := p.Hists[i].Bins
-		for j, v := range q.Hists[k].Bins {
-			if v != 0 {
-				acc[j] += v // zeros leave the pages unwritten, as in addBins
+		acc, qh := &p.Hists[i], &q.Hists[k]
+		for from, to := range qh.Spans {
+			for j, v := range qh.Bins[from:to] {
+				if v != 0 {
+					acc.Bins[from+j] += v // zeros leave the pages unwritten, as in addBins
+					acc.mark(from + j)
+				}
 			}
 		}
 	}
@@ -140,7 +143,13 @@ func (p *Profile) stateOf() summingState {
 func (p *Profile) restore(s summingState) {
 	for i, h := range s.hists {
 		k := p.newHist(h.LowPC, h.HighPC, s.counts[i])
-		copy(p.Hists[k].Bins, h.Bins)
+		acc := &p.Hists[k]
+		for j, v := range h.Bins[:min(len(h.Bins), len(acc.Bins))] {
+			if v != 0 {
+				acc.Bins[j] = v
+				acc.mark(j)
+			}
+		}
 	}
 	p.Rate, p.Dimen, p.Abbrev, p.scale = s.rate, s.dimen, s.abbrev, s.scale
 	p.HasHist, p.HasArcs, p.HasBB = s.hasHist, s.hasArcs, s.hasBB
