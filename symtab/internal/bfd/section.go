@@ -53,10 +53,10 @@ func sectionString(b []byte) string {
 // instead of copied: decoding reads .debug_info and .debug_line once from
 // start to end, and only the names shown from .debug_str, the largest
 // section of a C++ program, so mapping saves the copies and most pages (on
-// lua, 0.96-0.97x the CPU of mapping only sections of 256 KB or more, in
-// a mapping each, and about 60 fewer page faults). Should the file shrink
-// while mapped, reading a lost page faults: Find then stops answering and
-// Err reports it, where the process would otherwise crash.
+// lua, 0.97-0.98x the CPU of mapping only sections of 256 KB or more, in
+// a mapping each, and reading the others). Should the file shrink while
+// mapped, reading a lost page faults: Find then stops answering and Err
+// reports it, where the process would otherwise crash.
 func Load(f *elf.File, file *os.File) (*Lines, error) {
 	return LoadWith(f, file, RawSymbols{})
 }
