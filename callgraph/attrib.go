@@ -50,7 +50,7 @@ func Credit[C uint16 | int64](a *Attribution, lowPC uint64, bins []C, scale floa
 // the same credit in the same order of operations.
 func CreditHistogram(a *Attribution, h *gmon.Histogram, scale float64, ticks []float64, total *float64) (credited float64) {
 	c := crediting{a: a, low: h.LowPC / 2, scale: scale, ticks: ticks, total: total, k: 1}
-	for from, to := range h.Spans {
+	for from, to := range h.Spans() {
 		creditBins(&c, from, h.Bins[from:to])
 	}
 	return c.credited

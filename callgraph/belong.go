@@ -34,7 +34,7 @@ func CheckBelongs(prof *gmon.Profile, tab *symtab.Table) error {
 	samples, inside := uint64(0), uint64(0)
 	for i := range prof.Hists {
 		h := &prof.Hists[i]
-		for from, to := range h.Spans {
+		for from, to := range h.Spans() {
 			all, in := binsInside(tab, h.LowPC, h.HighPC, len(h.Bins), from, h.Bins[from:to])
 			samples, inside = samples+all, inside+in
 		}

@@ -54,7 +54,7 @@ func TestCreditHistogramMatchesCredit(t *testing.T) {
 
 		wantAll, wantIn := binsInside(tab, h.LowPC, h.HighPC, len(h.Bins), 0, h.Bins)
 		var gotAll, gotIn uint64
-		for from, to := range h.Spans {
+		for from, to := range h.Spans() {
 			all, in := binsInside(tab, h.LowPC, h.HighPC, len(h.Bins), from, h.Bins[from:to])
 			gotAll, gotIn = gotAll+all, gotIn+in
 		}

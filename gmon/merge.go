@@ -70,7 +70,7 @@ func (p *Profile) Merge(q *Profile) bool {
 			i = p.newHist(h.lo, h.hi, h.n)
 		}
 		acc, qh := &p.Hists[i], &q.Hists[k]
-		for from, to := range qh.Spans {
+		for from, to := range qh.Spans() {
 			for j, v := range qh.Bins[from:to] {
 				if v != 0 {
 					acc.Bins[from+j] += v // zeros leave the pages unwritten, as in addBins

@@ -2,6 +2,7 @@ package gmon
 
 import (
 	"encoding/binary"
+	"iter"
 	"slices"
 
 	"github.com/egprof/egprof/internal/pairindex"
@@ -42,31 +43,33 @@ func (h *Histogram) mark(j int) {
 	h.written[b/64] |= 1 << (b % 64)
 }
 
-// Spans calls yield with ranges [from, to) of Bins, in increasing order,
+// Spans returns the ranges [from, to) of Bins, in increasing order,
 // outside which every bin is zero: the runs of blocks this package has
 // added counts to, or all of Bins for a histogram made elsewhere. A reader
 // that looks only for nonzero counts reads these ranges alone: the pages
 // of a large histogram that no sample reached are then never touched
 // (lua's 51,936 bins take 102 pages, of which its profile writes 21).
-func (h *Histogram) Spans(yield func(from, to int) bool) {
-	if h.written == nil {
-		if len(h.Bins) > 0 {
-			yield(0, len(h.Bins))
-		}
-		return
-	}
-	blocks := (len(h.Bins) + binsPerBlock - 1) / binsPerBlock
-	for b := 0; b < blocks; {
-		if h.written[b/64]&(1<<(b%64)) == 0 {
-			b++
-			continue
-		}
-		start := b
-		for b < blocks && h.written[b/64]&(1<<(b%64)) != 0 {
-			b++
-		}
-		if !yield(start*binsPerBlock, min(b*binsPerBlock, len(h.Bins))) {
+func (h *Histogram) Spans() iter.Seq2[int, int] {
+	return func(yield func(from, to int) bool) {
+		if h.written == nil {
+			if len(h.Bins) > 0 {
+				yield(0, len(h.Bins))
+			}
 			return
+		}
+		blocks := (len(h.Bins) + binsPerBlock - 1) / binsPerBlock
+		for b := 0; b < blocks; {
+			if h.written[b/64]&(1<<(b%64)) == 0 {
+				b++
+				continue
+			}
+			start := b
+			for b < blocks && h.written[b/64]&(1<<(b%64)) != 0 {
+				b++
+			}
+			if !yield(start*binsPerBlock, min(b*binsPerBlock, len(h.Bins))) {
+				return
+			}
 		}
 	}
 }

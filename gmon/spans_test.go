@@ -8,12 +8,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// span is one range Histogram.Spans yields.
+// span is one range Histogram.Spans gives.
 type span struct{ from, to int }
 
 func spansOf(h *Histogram) []span {
 	var out []span
-	for from, to := range h.Spans {
+	for from, to := range h.Spans() {
 		out = append(out, span{from, to})
 	}
 	return out

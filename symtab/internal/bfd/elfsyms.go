@@ -28,7 +28,8 @@ type RawSymbols struct {
 
 // readRawSymbols reads f's symbol table as debug/elf's File.Symbols does:
 // the first SHT_SYMTAB section, and the section it links to. It reports
-// false where Symbols returns an error.
+// false where Symbols fails to read them (loadElfSymbols refuses, as
+// Symbols does, entries that are not whole symbols).
 func readRawSymbols(f *elf.File) (RawSymbols, bool) {
 	sec := f.SectionByType(elf.SHT_SYMTAB)
 	if sec == nil {
