@@ -90,6 +90,7 @@ type Lines struct {
 	nodeBuf       []lineNode // rows of the line table being decoded
 	dieBuf        []dieAt    // scanUnit's list of DIEs, kept for the next unit
 	trieBudget    int
+	trieHint      trieHint // see trieAdd
 
 	// Messages BFD prints on stderr, in order, not yet taken. gprof
 	// prints them; they are kept for the comparisons with it.

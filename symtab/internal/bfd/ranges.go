@@ -72,7 +72,7 @@ func (s *Lines) arangeAdd(u *unit, a *aranges, low, high uint64) {
 	if low == high {
 		return
 	}
-	s.trie = s.trieInsert(s.trie, 0, 0, u, low, high)
+	s.trieAdd(u, low, high)
 	a.addToList(low, high)
 }
 

@@ -32,6 +32,33 @@ func rangesTouch(low1, high1, low2, high2 uint64) bool {
 	return low2 <= high1
 }
 
+// trieHint is the leaf where a range was last merged into one of the same
+// unit, and the addresses its bucket covers (hi inclusive). It is dropped
+// whenever the trie's shape changes.
+type trieHint struct {
+	leaf   *trieNode
+	lo, hi uint64
+}
+
+// trieAdd stores a unit's range in the trie (insert_arange_in_trie from
+// the root). Most ranges added are a unit's functions, inside a range of
+// the unit already stored: a range that lies inside the bucket of the leaf
+// of the last merge is merged there directly, when it can be, which is
+// what the walk from the root would do (the walk passes through interior
+// nodes without changing them and reaches that leaf alone).
+func (s *Lines) trieAdd(u *unit, low, high uint64) {
+	if h := &s.trieHint; h.leaf != nil && s.trieBudget > 0 && low < high && low >= h.lo && high-1 <= h.hi {
+		for i := range h.leaf.ranges {
+			r := &h.leaf.ranges[i]
+			if r.unit == u && rangesTouch(low, high, r.low, r.high) {
+				r.low, r.high = min(r.low, low), max(r.high, high)
+				return
+			}
+		}
+	}
+	s.trie = s.trieInsert(s.trie, 0, 0, u, low, high)
+}
+
 // trieInsert stores a unit's range in the trie node t covering addresses
 // from triePC with bits leading bits fixed, and returns the node that
 // replaces t: a full leaf becomes an interior node or grows at the bottom
@@ -51,10 +78,14 @@ func (s *Lines) trieInsert(t *trieNode, triePC uint64, bits uint, u *unit, low, 
 				if high > r.high {
 					r.high = high
 				}
+				s.trieHint = trieHint{leaf: t, lo: triePC, hi: triePC + (^uint64(0) >> bits)}
 				return t
 			}
 		}
 		full = len(t.ranges) == t.room
+	}
+	if full {
+		s.trieHint = trieHint{} // the leaf is replaced
 	}
 	if full && bits < 64 {
 		old := t
