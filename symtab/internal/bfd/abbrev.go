@@ -272,7 +272,10 @@ func (s *Lines) resolvesQuietly(form uint32) bool {
 // skipPlan returns the plan for reading DIEs of ab in unit u: runs of
 // attributes of fixed sizes whose values are not used merged into one step.
 func (s *Lines) skipPlan(u *unit, ab *abbrev) []skipStep {
-	key := uint32(u.addrSize) | uint32(u.offsetSize)<<8 | uint32(min(u.version, 3))<<16 | 1<<24
+	key := u.planKey
+	if key == 0 {
+		key = planKeyOf(u) // a unit not made by parseUnit
+	}
 	if ab.planKey == key {
 		return ab.skip
 	}
@@ -302,28 +305,49 @@ func (s *Lines) skipPlan(u *unit, ab *abbrev) []skipStep {
 	return ab.skip
 }
 
+// planKeyOf is the key of the DIE plans made for unit u: the sizes its
+// forms' values depend on. A plan made for one unit serves every unit of
+// the same key; the key is never 0, the key of an abbreviation without a
+// plan.
+func planKeyOf(u *unit) uint32 {
+	return uint32(u.addrSize) | uint32(u.offsetSize)<<8 | uint32(min(u.version, 3))<<16 | 1<<24
+}
+
 // skipDIE steps over the attribute values of a DIE of ab, as reading each
 // with skipAttrValue does (the same messages, the same failures), but
 // passing over runs of fixed-size values at once.
 func (s *Lines) skipDIE(u *unit, ab *abbrev, b *buf) bool {
-	for _, st := range s.skipPlan(u, ab) {
-		if !s.skipStep(u, ab, st, b) {
+	plan := ab.skip
+	if ab.planKey != u.planKey || u.planKey == 0 {
+		plan = s.skipPlan(u, ab)
+	}
+	for _, st := range plan {
+		if !b.skipRun(st) && !s.skipStep(u, ab, st, b) {
 			return false
 		}
 	}
 	return true
 }
 
+// skipRun steps over a run of fixed-size values (a step with fixed >= 0)
+// when every value of it starts before the end, so that none of BFD's
+// checks can fire, and reports whether it did. It is skipStep's first
+// case, small enough to be inlined: nearly every DIE the scan passes over
+// is one such run.
+func (b *buf) skipRun(st skipStep) bool {
+	if st.fixed >= 0 && b.err == nil && int(st.fixed) < b.end-b.off {
+		b.off += int(st.fixed)
+		return true
+	}
+	return false
+}
+
 // skipStep steps over the values of one step of a plan.
 func (s *Lines) skipStep(u *unit, ab *abbrev, st skipStep, b *buf) bool {
-	if st.fixed >= 0 {
-		// Every value of the run starts before the end, so none of
-		// BFD's checks can fire: step over them together.
-		if b.err == nil && int(st.fixed) < b.end-b.off {
-			b.off += int(st.fixed)
-			return true
-		}
-	} else if b.err == nil && b.off < b.end {
+	if b.skipRun(st) {
+		return true
+	}
+	if st.fixed < 0 && b.err == nil && b.off < b.end {
 		spec := &ab.attrs[st.from]
 		switch spec.form {
 		case formString:

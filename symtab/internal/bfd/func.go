@@ -79,6 +79,16 @@ func nextDIE(b *buf, nesting *int) (num uint32, ok bool) {
 		if b.atEnd() {
 			return 0, false
 		}
+		// Abbreviation numbers of one byte, and the null entries, are
+		// nearly all a unit has.
+		if c := b.data[b.off]; c < 0x80 && b.err == nil {
+			b.off++
+			if c != 0 {
+				return uint32(c), true
+			}
+			*nesting--
+			continue
+		}
 		if num = uint32(b.uleb()); num != 0 {
 			return num, true
 		}
@@ -238,14 +248,25 @@ func (s *Lines) varNeedsReading(u *unit, ab *abbrev, b *buf) (needed, ok bool) {
 	var a attr
 	for _, st := range s.skipPlan(u, ab) {
 		if st.fixed != stepValue {
-			if !s.skipStep(u, ab, st, b) {
+			if !b.skipRun(st) && !s.skipStep(u, ab, st, b) {
 				return false, false
 			}
 			continue
 		}
 		spec := &ab.attrs[st.from]
-		if !s.readAttr(u, spec.form, spec.implicit, b, false, &a) {
-			return false, false
+		// The forms compilers give a file number, read as readAttr
+		// would; any other form, or the end of the data, goes through
+		// readAttr.
+		switch {
+		case b.err == nil && b.off < b.end && spec.form == formImplicitConst:
+			a = attr{form: formSdata, val: spec.implicit}
+		case b.err == nil && b.off < b.end && spec.form == formData1:
+			a = attr{form: formData1, val: uint64(b.data[b.off])}
+			b.off++
+		default:
+			if !s.readAttr(u, spec.form, spec.implicit, b, false, &a) {
+				return false, false
+			}
 		}
 		switch {
 		case spec.name == atSpecification && isIntForm(a.form) && a.val != 0:
@@ -272,7 +293,7 @@ func (s *Lines) readDIE(u *unit, ab *abbrev, b *buf, fn *funcInfo) bool {
 	var a attr
 	for _, st := range s.skipPlan(u, ab) {
 		if st.fixed != stepValue {
-			if !s.skipStep(u, ab, st, b) {
+			if !b.skipRun(st) && !s.skipStep(u, ab, st, b) {
 				return false
 			}
 			continue

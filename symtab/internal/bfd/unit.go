@@ -12,6 +12,7 @@ type unit struct {
 	version     int
 	addrSize    int
 	offsetSize  int
+	planKey     uint32 // the unit's key of DIE plans (see skipPlan)
 	abbrevs     *abbrevTable
 	stmtList    bool
 	lineOffset  uint64
@@ -119,6 +120,7 @@ func (s *Lines) parseUnit(off, length, start, offsetSize int) *unit {
 		offsetSize: offsetSize,
 		abbrevs:    abbrevs,
 	}
+	u.planKey = planKeyOf(u)
 	compUnit := ab.tag == tagCompileUnit
 	var lowPC, highPC uint64
 	highRel := false
