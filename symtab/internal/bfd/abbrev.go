@@ -273,9 +273,6 @@ func (s *Lines) resolvesQuietly(form uint32) bool {
 // attributes of fixed sizes whose values are not used merged into one step.
 func (s *Lines) skipPlan(u *unit, ab *abbrev) []skipStep {
 	key := u.planKey
-	if key == 0 {
-		key = planKeyOf(u) // a unit not made by parseUnit
-	}
 	if ab.planKey == key {
 		return ab.skip
 	}
@@ -305,10 +302,10 @@ func (s *Lines) skipPlan(u *unit, ab *abbrev) []skipStep {
 	return ab.skip
 }
 
-// planKeyOf is the key of the DIE plans made for unit u: the sizes its
-// forms' values depend on. A plan made for one unit serves every unit of
-// the same key; the key is never 0, the key of an abbreviation without a
-// plan.
+// planKeyOf is the key of the DIE plans made for unit u, which parseUnit
+// keeps in u.planKey: the sizes its forms' values depend on. A plan made
+// for one unit serves every unit of the same key; the key is never 0, the
+// key of an abbreviation without a plan.
 func planKeyOf(u *unit) uint32 {
 	return uint32(u.addrSize) | uint32(u.offsetSize)<<8 | uint32(min(u.version, 3))<<16 | 1<<24
 }
@@ -318,7 +315,7 @@ func planKeyOf(u *unit) uint32 {
 // passing over runs of fixed-size values at once.
 func (s *Lines) skipDIE(u *unit, ab *abbrev, b *buf) bool {
 	plan := ab.skip
-	if ab.planKey != u.planKey || u.planKey == 0 {
+	if ab.planKey != u.planKey {
 		plan = s.skipPlan(u, ab)
 	}
 	for _, st := range plan {
