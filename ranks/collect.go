@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/egprof/egprof/callgraph"
 	"io"
 	"maps"
 	"math"
@@ -17,6 +16,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/egprof/egprof/callgraph"
 	"github.com/egprof/egprof/gmon"
 	"github.com/egprof/egprof/internal/parallel"
 	"github.com/egprof/egprof/symtab"
@@ -30,15 +30,29 @@ import (
 // matches.
 const DefaultRankPattern = `(?i)rank[._-]?(\d+)`
 
-// defaultRank returns DefaultRankPattern compiled, on first use: not at
-// start-up, which every run of egprof pays for.
-var defaultRank = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(DefaultRankPattern) })
+// defaultRank holds DefaultRankPattern compiled on first use (by
+// defaultRankPattern), not at start-up, which every run of egprof pays
+// for. Its zero value needs no initialisation code, so a run that reads
+// no ranks never touches this package's code: as a sync.OnceValue it made
+// the package an init function, and the kernel mapped the 64 KB of code
+// around it at every start (the BLAS driver's classic report: one page
+// fault and 64 KB of peak RSS).
+var defaultRank struct {
+	once sync.Once
+	re   *regexp.Regexp
+}
+
+// defaultRankPattern returns DefaultRankPattern compiled.
+func defaultRankPattern() *regexp.Regexp {
+	defaultRank.once.Do(func() { defaultRank.re = regexp.MustCompile(DefaultRankPattern) })
+	return defaultRank.re
+}
 
 // RankInName returns the rank number DefaultRankPattern finds in the base
 // name of the file name (its first match). ok is false when there is none,
 // or when the number is too large for an int.
 func RankInName(name string) (rank int, ok bool) {
-	m := defaultRank().FindStringSubmatch(filepath.Base(name))
+	m := defaultRankPattern().FindStringSubmatch(filepath.Base(name))
 	if m == nil {
 		return 0, false
 	}
