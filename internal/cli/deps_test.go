@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"debug/elf"
 	"go/build"
 	"io/fs"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/egprof/egprof/internal/testenv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -214,4 +216,30 @@ func TestDefaultBuildIsPureGo(t *testing.T) {
 			assert.Empty(t, q.CgoFiles, "%s uses cgo under the mpi tag", ip)
 		}
 	}
+}
+
+// TestStartUpLinksNoInitialisation holds two start-up rules in egprof's
+// binary: none of the module's packages has initialisation code (the
+// kernel maps the 64 KB of code around each init function at every start,
+// whatever the command does), and no package of Go's crypto module is
+// linked (its FIPS self-initialisation ran in every process).
+func TestStartUpLinksNoInitialisation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds egprof")
+	}
+	f, err := elf.Open(testenv.EgprofBinary(t))
+	require.NoError(t, err)
+	defer f.Close()
+	syms, err := f.Symbols()
+	require.NoError(t, err)
+	require.NotEmpty(t, syms)
+	initTask := regexp.MustCompile(`^` + regexp.QuoteMeta(modulePath) + `(/.*)?\.(init(\.[0-9]+)?|\.inittask)$`)
+	sawRuntimeInit := false
+	for _, s := range syms {
+		assert.NotRegexp(t, initTask, s.Name, "a package of the module has initialisation code")
+		assert.False(t, strings.HasPrefix(s.Name, "crypto/"), "egprof links %s", s.Name)
+		sawRuntimeInit = sawRuntimeInit || s.Name == "runtime..inittask"
+	}
+	// The names this test looks for are the linker's: it sees them.
+	assert.True(t, sawRuntimeInit, "no runtime..inittask symbol: the linker's naming has changed")
 }
