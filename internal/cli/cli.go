@@ -27,7 +27,6 @@ import (
 // Main runs one egprof command line (argv[0] included) and returns the
 // process exit status.
 func Main(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	reserveStack(0)
 	return execute(argv, stdin, stdout, stderr, true)
 }
 
