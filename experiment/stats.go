@@ -85,7 +85,6 @@ type Stats struct {
 	noise   [][]float64 // per group: items × metrics, the values' summed sampling variance
 	absent  [][]absence // per group, per item
 	totals  []Acc       // per group: the runs' total times
-	buf     []float64   // one item's base values
 }
 
 // absence counts the runs that lack an item and remembers the first

@@ -46,11 +46,11 @@ func TestReadTable(t *testing.T) {
 	t.Run("CSV, glob, binary from the command line", func(t *testing.T) {
 		path := filepath.Join(dir, "exp.csv")
 		require.NoError(t, os.WriteFile(path, []byte("procs, gmon\n3, b/gmon.rank*\n1, a/gmon.1\n"), 0o666))
-		e, err := ReadTable(path, TableOptions{Binary: "cmdline-prog"})
+		_, err := ReadTable(path, TableOptions{Binary: "cmdline-prog"})
 		if err == nil {
 			t.Fatal("a missing command-line executable must be refused")
 		}
-		e, err = ReadTable(path, TableOptions{Binary: filepath.Join(dir, "prog")})
+		e, err := ReadTable(path, TableOptions{Binary: filepath.Join(dir, "prog")})
 		require.NoError(t, err)
 		require.Len(t, e.Dims, 2)
 		assert.Equal(t, "rank", e.Dims[1].Name)

@@ -53,13 +53,6 @@ func newDecoder(t Target) decoder {
 	return decoder{big: isBigEndian(t.Order), ptr: t.AddrSize}
 }
 
-func (d decoder) u16(b []byte) uint16 {
-	if d.big {
-		return binary.BigEndian.Uint16(b)
-	}
-	return binary.LittleEndian.Uint16(b)
-}
-
 func (d decoder) u32(b []byte) uint32 {
 	if d.big {
 		return binary.BigEndian.Uint32(b)

@@ -26,7 +26,7 @@ func cxxName(s string, o printOpts) (string, result) {
 	default:
 		return "", rejected
 	}
-	if 2*len(s) > recursionLimit {
+	if len(s) > maxCXXName {
 		return "", rejected
 	}
 	unresolved := int8(1)

@@ -707,7 +707,11 @@ func (p *cxxParser) specialName() *node {
 			}
 			return p.comp(kVirtualThunk, p.encoding(false), nil)
 		case 'c':
-			if !p.callOffset(0) || !p.callOffset(0) {
+			// Two call offsets: the this-adjustment, then the result's.
+			if !p.callOffset(0) {
+				return nil
+			}
+			if !p.callOffset(0) {
 				return nil
 			}
 			return p.comp(kCovariantThunk, p.encoding(false), nil)

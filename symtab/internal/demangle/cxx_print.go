@@ -75,10 +75,9 @@ type cxxPrinter struct {
 	packIndex   int // the pack element being printed, -1 for all
 	current     *node
 
-	scopes      []savedScope
-	maxScopes   int
-	copiesLeft  int // template entries scopes may still copy
-	countCopies int
+	scopes     []savedScope
+	maxScopes  int
+	copiesLeft int // template entries scopes may still copy
 }
 
 // ch writes one byte.
