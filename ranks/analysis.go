@@ -114,9 +114,12 @@ type RegionRow struct {
 	CV          Metric  `json:"cv"`
 	MaxOverMean Metric  `json:"max_over_mean"`
 	// Low and High are the shares of ranks whose time lies in the lowest
-	// and highest 15 % of the range [min, max] (the paper's Fig. 2);
-	// undefined when every rank has the same time. Exact tells whether
-	// they were counted from exact sample counts.
+	// and highest 15 % of the range [min, max] (the paper's Fig. 2),
+	// counted in whole samples like Median (each rank's time rounded to
+	// the nearest sample, and to one when it has any); undefined when
+	// every rank has the same count. Exact tells whether every rank's
+	// count was kept exactly (the histogram is exact below 256 samples),
+	// not whether the times are whole samples.
 	Low   Metric `json:"low15"`
 	High  Metric `json:"high15"`
 	Exact bool   `json:"low_high_exact"`

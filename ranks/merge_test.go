@@ -88,7 +88,11 @@ func merged(t testing.TB, parts ...*Summary) *Summary {
 }
 
 // Merging summaries of disjoint ranks gives, byte for byte, the summary
-// of all the ranks read at once: in any order and any grouping.
+// of all the ranks read at once: in any order and any grouping. The ranks
+// here are added with AddRank, whose records hold their TopK heaviest
+// regions only; records that also hold regions chosen while reading
+// (Collect's candidates) depend on what was read together, and are kept,
+// not merged (see the README's Summaries section).
 func TestMergeProperties(t *testing.T) {
 	l := testLayout()
 	for seed := range uint64(25) {
