@@ -13,7 +13,6 @@
 package pprof
 
 import (
-	"compress/gzip"
 	"fmt"
 	"io"
 	"math"
@@ -57,16 +56,9 @@ func Write(w io.Writer, d *diff.Profile, opt Options) (Stats, error) {
 	if err != nil {
 		return st, err
 	}
-	// At gzip's BestSpeed: the default level (google/pprof's) is three
+	// At flate's BestSpeed: the default level (google/pprof's) is three
 	// times slower for little gain on these profiles.
-	zw, err := gzip.NewWriterLevel(w, gzip.BestSpeed)
-	if err != nil {
-		return st, fmt.Errorf("writing the pprof profile: %w", err)
-	}
-	if _, err := zw.Write(p.Marshal()); err != nil {
-		return st, fmt.Errorf("writing the pprof profile: %w", err)
-	}
-	if err := zw.Close(); err != nil {
+	if err := writeGzip(w, p.Marshal()); err != nil {
 		return st, fmt.Errorf("writing the pprof profile: %w", err)
 	}
 	return st, nil
