@@ -230,3 +230,21 @@ func TestDataFilesShareArgv(t *testing.T) {
 		assert.Same(t, &c.gmonFiles[0], &files[0], "%s: files without patterns are not copied", tt.name)
 	}
 }
+
+// TestDebugOptionIsNoted checks -d in all its spellings: egprof prints the
+// note of a gprof built without debugging (gprof.c's text) on stdout,
+// before the report, and the report is the one printed without -d.
+func TestDebugOptionIsNoted(t *testing.T) {
+	const note = "egprof: debugging not supported; -d ignored\n"
+	want, _, code := runArgs(t, "-b", "-p", demoProg, demoGmon)
+	require.Zero(t, code)
+	require.NotEmpty(t, want)
+	for _, debug := range []string{"-d", "-d1", "-d6", "--debug", "--debug=3"} {
+		t.Run(debug, func(t *testing.T) {
+			stdout, stderr, code := runArgs(t, "-b", debug, "-p", demoProg, demoGmon)
+			assert.Zero(t, code)
+			assert.Empty(t, stderr)
+			assert.Equal(t, note+want, stdout)
+		})
+	}
+}
