@@ -339,11 +339,11 @@ func (b *buf) skipRun(st skipStep) bool {
 	return false
 }
 
-// skipStep steps over the values of one step of a plan.
+// skipStep steps over the values of one step of a plan. Its callers try
+// b.skipRun first, the case of nearly every step; a run it could not pass
+// (one that reaches the end of the data) is stepped over value by value
+// here, with BFD's checks.
 func (s *Lines) skipStep(u *unit, ab *abbrev, st skipStep, b *buf) bool {
-	if b.skipRun(st) {
-		return true
-	}
 	if st.fixed < 0 && b.err == nil && b.off < b.end {
 		spec := &ab.attrs[st.from]
 		switch spec.form {
