@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/egprof/egprof/callgraph"
 	"github.com/egprof/egprof/diff"
@@ -132,7 +133,11 @@ func (e *Experiment) rowError(r, col int, err error) error {
 	}
 	if e.File == "" {
 		col = 0
-		err = fmt.Errorf("%s: %w", e.Rows[r].Gmon, err)
+		// Without a table the file names the row, unless the error
+		// names it already (a read or format error, the belonging check).
+		if file := e.Rows[r].Gmon; !strings.Contains(err.Error(), file) {
+			err = fmt.Errorf("%s: %w", file, err)
+		}
 	}
 	return &TableError{File: e.File, Line: e.Rows[r].Line, Column: col, Name: name, Err: err}
 }
@@ -190,6 +195,9 @@ func (ps *profiles) readRow(e *Experiment, opt LoadOptions, i int, obs *Observat
 	prof := gmon.NewProfile(tab.Target, opt.Format)
 	if err := addProfile(prof, tab, data, row.Gmon); err != nil {
 		return e.rowError(i, e.GmonColumn, err)
+	}
+	if !prof.HasHist {
+		return e.rowError(i, e.GmonColumn, gmon.NoHistogramError(row.Gmon, len(data)))
 	}
 	g := callgraph.Build(tab, prof, callgraph.Options{ModelOnly: true})
 	if err := callgraph.CheckBelongs(prof, g.Syms); err != nil {

@@ -22,6 +22,7 @@ const (
 	KindRate                          // "F: profiling rate incompatible with first gmon file" (4.4BSD)
 	KindUnsupported                   // "sorry, file format `prof' is not yet supported", unknown formats
 	KindTarget                        // the Target is unusable ("address size has unexpected value")
+	KindNoHistogram                   // "gmon.out file is missing histogram" (a flat profile of no histogram)
 )
 
 // FormatError reports a data file that cannot be read, or that cannot be
@@ -49,4 +50,14 @@ func (e *FormatError) Unwrap() error { return e.Err }
 // ferr builds a FormatError.
 func ferr(name string, off int, kind ErrorKind, cause error, format string, args ...any) *FormatError {
 	return &FormatError{File: name, Offset: int64(off), Kind: kind, Msg: fmt.Sprintf(format, args...), Err: cause}
+}
+
+// NoHistogramError reports that the data file name, of size bytes, holds
+// no histogram record (KindNoHistogram). gprof sums such a file with
+// others without a word and refuses only a flat profile made of it
+// alone; a glibc program always writes a histogram record, even with no
+// sample, so the file was most likely cut short after its header.
+func NoHistogramError(name string, size int) error {
+	return ferr(name, -1, KindNoHistogram, nil,
+		"no histogram record in its %d bytes (cut short after its header?), so its time would count as zero", size)
 }

@@ -3,6 +3,7 @@ package gmon
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -478,4 +479,34 @@ func TestReadFile(t *testing.T) {
 	require.Error(t, err)
 	assert.True(t, errors.Is(err, os.ErrNotExist))
 	assert.Contains(t, err.Error(), "missing")
+}
+
+// TestRequireHistogram: only a GNU file can lack a histogram record (a BSD
+// file always has one, even without bins); one that does is refused with
+// its name and size, whatever else it holds.
+func TestRequireHistogram(t *testing.T) {
+	tests := []struct {
+		name string
+		data []byte
+		ok   bool
+	}{
+		{"header only", newTB(le64).gnu(1).bytes(), false},
+		{"arcs only", newTB(le64).gnu(1).arc(0x1010, 0x1020, 3).bytes(), false},
+		{"histogram without samples", newTB(le64).gnu(1).hist(0x1000, 0x1100, zeroBins(64, 0, 0)).bytes(), true},
+		{"histogram after arcs", newTB(le64).gnu(1).arc(0x1010, 0x1020, 3).hist(0x1000, 0x1100, zeroBins(64, 5, 7)).bytes(), true},
+		{"BSD without bins", newTB(le64).bsd(0x1000, 0x1000, nil, 0).bytes(), true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := Read(tt.data, "g.out", le64, FormatAuto)
+			require.NoError(t, err)
+			err = f.RequireHistogram()
+			if tt.ok {
+				assert.NoError(t, err)
+				return
+			}
+			requireFormatError(t, err, "g.out", KindNoHistogram, -1,
+				fmt.Sprintf("no histogram record in its %d bytes", len(tt.data)))
+		})
+	}
 }

@@ -179,3 +179,14 @@ type File struct {
 	// again in the context of the files added before.
 	raw []byte
 }
+
+// RequireHistogram returns a NoHistogramError when f holds no histogram
+// record. Where each file is a profile to compare on its own (a rank, a
+// run of an experiment, a file of a differential side) such a file is
+// refused: summed or compared, its time would silently count as zero.
+func (f *File) RequireHistogram() error {
+	if f.HasHistHeader {
+		return nil
+	}
+	return NoHistogramError(f.Name, len(f.raw))
+}

@@ -823,6 +823,9 @@ func (c *collector) rank(s *Summary, i int, data []byte, sc *scratch) (hasBB boo
 	if err != nil {
 		return false, err
 	}
+	if err := f.RequireHistogram(); err != nil {
+		return false, err
+	}
 	if own := c.opt.Belongs; own != nil {
 		if err := callgraph.CheckFileBelongs(f, own); err != nil {
 			return false, fmt.Errorf("%s does not belong to %s: %w", in.Name, own.Path, err)

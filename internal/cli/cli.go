@@ -373,6 +373,13 @@ func (c *config) loadProfiles(tab *symtab.Table, files []string, stdin io.Reader
 			return fail("%s: %v\n", c.argv0, err)
 		}
 		last = f
+		if c.ext.mode == modeDiff {
+			// Each file of a side counts (--diff-scale=mean divides by
+			// their number): one without samples would count as zero.
+			if err := f.RequireHistogram(); err != nil {
+				return fail("%s: %v\n", c.argv0, err)
+			}
+		}
 		if !c.line && len(f.BBs) > 0 && !warnedBB {
 			// gprof uses basic-block counts only at line granularity.
 			warnedBB = true

@@ -204,7 +204,9 @@ func decodeSumPlan(data []byte) (*sumPlan, error) {
 // every process of the job when there is one, as loadProfiles does alone.
 func (c *config) sumProfiles(tab *symtab.Table, files []string, stdin io.Reader, stdout, stderr io.Writer) (*gmon.Profile, int) {
 	j := c.job
-	if j == nil || j.planned || len(files) < 2 || c.format == gmon.FormatProf || hasStdin(files) {
+	// A differential side is summed here, where its files are checked
+	// one by one (loadProfiles).
+	if j == nil || j.planned || len(files) < 2 || c.format == gmon.FormatProf || hasStdin(files) || c.ext.mode == modeDiff {
 		return c.loadProfiles(tab, files, stdin, stdout, stderr)
 	}
 	plan := &sumPlan{target: tab.Target, format: c.format, files: files}

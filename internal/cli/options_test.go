@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -198,6 +200,46 @@ func TestForeignProfile(t *testing.T) {
 		assert.Contains(t, stderr, "--diff-exe=B.OUT")
 		_, stderr, code = runArgs(t, "-b", pair[0]+"prog", pair[0]+"gmon.out", "--diff="+pair[1]+"gmon.out", "--diff-exe="+pair[1]+"prog")
 		assert.Equal(t, 0, code, stderr)
+	}
+}
+
+// TestProfileWithoutHistogram gives, among good profiles, a gmon file cut
+// short after its 20-byte header. gprof's report sums it without a word,
+// and so does egprof's; every comparison refuses it, naming it, where its
+// time would have counted as zero: a rank, a run, a file of either side of
+// a difference (before, a '-' side of it alone printed -nan, a '+' side
+// nothing, and a rank or a run counted as idle).
+func TestProfileWithoutHistogram(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile(demoGmon)
+	require.NoError(t, err)
+	cut := filepath.Join(dir, "gmon.rank1")
+	require.NoError(t, os.WriteFile(cut, data[:20], 0o644))
+	good := filepath.Join(dir, "gmon.rank0")
+	require.NoError(t, os.WriteFile(good, data, 0o644))
+
+	stdout, stderr, code := runArgs(t, "-b", demoProg, good, cut)
+	assert.Equal(t, 0, code, stderr)
+	if gprof, err := exec.LookPath("gprof"); err == nil {
+		want, err := exec.Command(gprof, "-b", demoProg, good, cut).Output()
+		require.NoError(t, err)
+		assert.Equal(t, string(want), stdout, "the summed report stays gprof's")
+	}
+
+	const why = ": no histogram record in its 20 bytes (cut short after its header?), so its time would count as zero"
+	for _, args := range [][]string{
+		{"--ranks", "-b", demoProg, good, cut},
+		{"--ranks", "-b", "-P", "-Q", demoProg, cut, good},
+		{"--runs", "-b", demoProg, good, cut},
+		{"-b", "--diff=" + cut, demoProg, good},
+		{"-b", "--diff=" + good, demoProg, cut},
+		{"-b", "--diff=" + good, "--diff=" + cut, "--diff-scale=mean", demoProg, good},
+		{"-b", "--diff=" + good, demoProg, good, cut},
+	} {
+		stdout, stderr, code := runArgs(t, args...)
+		assert.Equal(t, 1, code, "%v", args)
+		assert.Empty(t, stdout, "%v", args)
+		assert.Equal(t, "egprof: "+cut+why+"\n", stderr, "%v", args)
 	}
 }
 
