@@ -284,13 +284,21 @@ func (s *Sketch) total() uint64 {
 }
 
 // CountIn returns how many of the stored values lie in [lo, hi]. A bucket
-// that straddles a bound counts by its midpoint.
-func (s *Sketch) CountIn(lo, hi float64) uint64 {
+// that straddles a bound counts by its midpoint, except the bucket of
+// inside, a value known to be stored and to lie in [lo, hi] (the smallest
+// or the largest value, for the shares of the lowest and highest part of
+// the range): it always counts, so that a rank known to be in the range
+// is never left out of it. An inside of 0 names no bucket.
+func (s *Sketch) CountIn(lo, hi float64, inside uint64) uint64 {
 	var n uint64
+	keep := uint32(0)
+	if inside > 0 {
+		keep = sketchKey(inside)
+	}
 	for _, b := range s.buckets {
 		blo, bhi := bucketRange(b.key)
 		mid := (float64(blo) + float64(bhi)) / 2
-		if mid >= lo && mid <= hi {
+		if (mid >= lo && mid <= hi) || b.key == keep {
 			n += uint64(b.count)
 		}
 	}

@@ -129,6 +129,49 @@ func TestSketchBuckets(t *testing.T) {
 	assert.Equal(t, uint32(maxSketchKey), sketchKey(math.MaxUint64))
 }
 
+// TestSketchCountsTheExtremes draws ranks' sample counts of every size and
+// checks that the shares of the lowest and highest 15% of the range count
+// the ranks at the minimum and at the maximum, and equal a direct count
+// whenever every count is exact.
+func TestSketchCountsTheExtremes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 13))
+	for trial := range 2000 {
+		// Counts near one another, as ranks doing the same work have:
+		// the spread is at most a few of the sketch's bucket widths.
+		n := 2 + rng.IntN(40)
+		base := uint64(1) << rng.IntN(20)
+		spread := 1 + rng.Uint64N(max(base/32, 2))
+		vals := make([]uint64, n)
+		var s Sketch
+		for i := range vals {
+			vals[i] = base + rng.Uint64N(spread+1)
+			s.Add(vals[i])
+		}
+		lo, hi := slices.Min(vals), slices.Max(vals)
+		if lo == hi {
+			continue
+		}
+		span := float64(hi - lo)
+		var low, high uint64
+		for _, v := range vals {
+			if float64(v) <= float64(lo)+0.15*span {
+				low++
+			}
+			if float64(v) >= float64(hi)-0.15*span {
+				high++
+			}
+		}
+		gotLow := s.CountIn(0, float64(lo)+0.15*span, lo)
+		gotHigh := s.CountIn(float64(hi)-0.15*span, math.Inf(1), hi)
+		require.GreaterOrEqual(t, gotLow, uint64(1), "trial %d: %v", trial, vals)
+		require.GreaterOrEqual(t, gotHigh, uint64(1), "trial %d: %v", trial, vals)
+		if s.Exact() {
+			require.Equal(t, low, gotLow, "trial %d: %v", trial, vals)
+			require.Equal(t, high, gotHigh, "trial %d: %v", trial, vals)
+		}
+	}
+}
+
 func TestSketchCountsAndQuantiles(t *testing.T) {
 	var s Sketch
 	for _, v := range []uint64{10, 20, 20, 30, 40, 0} {
@@ -136,11 +179,24 @@ func TestSketchCountsAndQuantiles(t *testing.T) {
 	}
 	assert.True(t, s.Exact())
 	assert.Equal(t, uint64(5), s.total())
-	assert.Equal(t, uint64(3), s.CountIn(0, 20))
-	assert.Equal(t, uint64(2), s.CountIn(25, math.Inf(1)))
+	assert.Equal(t, uint64(3), s.CountIn(0, 20, 0))
+	assert.Equal(t, uint64(2), s.CountIn(25, math.Inf(1), 0))
 	// With two zeros: 0 0 10 20 20 30 40; nearest rank ceil(p*7).
 	q := s.Quantiles(2, 0, 0.25, 0.3, 0.5, 1)
 	assert.Equal(t, []float64{0, 0, 10, 20, 40}, q)
+
+	// Above 256 samples a bucket is 2^e wide. Two ranks at 1424 and 1436
+	// samples (ScaLAPACK's dgemm_ in one run): the lowest 15% of the range
+	// ends at 1425.8, below the midpoint of 1424's bucket [1424, 1431], yet
+	// the rank at the minimum is in it, as the one at the maximum is in the
+	// highest 15%.
+	var wide Sketch
+	wide.Add(1424)
+	wide.Add(1436)
+	assert.False(t, wide.Exact())
+	assert.Equal(t, uint64(0), wide.CountIn(0, 1424+0.15*12, 0), "by midpoints alone")
+	assert.Equal(t, uint64(1), wide.CountIn(0, 1424+0.15*12, 1424))
+	assert.Equal(t, uint64(1), wide.CountIn(1436-0.15*12, math.Inf(1), 1436))
 
 	var big Sketch
 	big.Add(100000)

@@ -453,11 +453,13 @@ func (s *Summary) regionRow(i int, x Indices, t [][]float64, name func(string) s
 	row.Exact = sk.Exact()
 	if hi > lo && P > 0 {
 		span := hi - lo
-		low := sk.CountIn(0, lo+0.15*span)
+		// The ranks at the minimum and at the maximum are in their part
+		// however wide the sketch's buckets are.
+		low := sk.CountIn(0, lo+0.15*span, uint64(lo))
 		if rt.Min == 0 {
 			low += rt.N - rt.NonZero
 		}
-		high := sk.CountIn(hi-0.15*span, math.Inf(1))
+		high := sk.CountIn(hi-0.15*span, math.Inf(1), uint64(hi))
 		row.Low = defined(float64(low) / float64(P))
 		row.High = defined(float64(high) / float64(P))
 	}
