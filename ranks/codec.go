@@ -1,6 +1,7 @@
 package ranks
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
@@ -49,7 +50,8 @@ import (
 // Times are fixed-point histogram samples (FixedOne per sample). Version 1
 // (egprof before regions held the time of the activities they call) had
 // no rank-time and one cell per function's own region and activity; its
-// files are refused, as their cells cannot be split by caller.
+// files are refused, as their cells cannot be split by caller. Version 2
+// kept times in 1/65536ths of a sample; its files are refused too.
 const (
 	// maxBins bounds a summed histogram read from a summary (32 Mi bins,
 	// 128 MiB of text at glibc's 4 bytes per bin), so that a damaged
@@ -57,7 +59,7 @@ const (
 	maxBins = 1 << 25
 
 	summarySignature = "EGPRANKS"
-	summaryVersion   = 2
+	summaryVersion   = 3
 )
 
 // IsSummary reports whether data starts like a summary file.
@@ -244,7 +246,7 @@ func readAcc(d *binfmt.Reader, what string, ranks []RankInfo) Acc {
 		d.FailAt(at, "%s: %d non-zero ranks of %d", what, a.NonZero, a.N)
 	case a.N > 0 && (a.Min > a.Max || !has(a.MinRank) || !has(a.MaxRank)):
 		d.FailAt(at, "%s: inconsistent extremes", what)
-	case a.N > 0 && (a.sumSq.float() < a.sum.float()*float64(a.Min) || a.sum.float() > float64(a.Max)*float64(a.N)*(1+1e-12)):
+	case a.N > 0 && (a.sumSq.float()*(1+1e-12) < a.sum.float()*float64(a.Min) || a.sum.float() > float64(a.Max)*float64(a.N)*(1+1e-12)):
 		d.FailAt(at, "%s: sums do not agree with the extremes", what)
 	}
 	return a
@@ -269,9 +271,15 @@ type leanRanks struct {
 // decodeSummary is DecodeSummary, with a part's lean ranks when lean is
 // set (the ranks of a part were read from their gmon files in this run).
 func decodeSummary(data []byte, name string, lean *leanRanks) (*Summary, error) {
-	if IsSummary(data) && len(data) >= 12 && data[8] == 1 && data[9] == 0 && data[10] == 0 && data[11] == 0 {
-		return nil, &binfmt.FormatError{File: name, Offset: 8, Msg: "a rank summary of format version 1, made by an egprof whose regions did not " +
-			"hold the time of the activities they call: make it again from the gmon files"}
+	if IsSummary(data) && len(data) >= 12 {
+		switch binary.LittleEndian.Uint32(data[8:]) {
+		case 1:
+			return nil, &binfmt.FormatError{File: name, Offset: 8, Msg: "a rank summary of format version 1, made by an egprof whose regions did not " +
+				"hold the time of the activities they call: make it again from the gmon files"}
+		case 2:
+			return nil, &binfmt.FormatError{File: name, Offset: 8, Msg: "a rank summary of format version 2, made by an egprof that kept times " +
+				"in 1/65536ths of a sample: make it again from the gmon files"}
+		}
 	}
 	d, err := binfmt.Open(data, name, summarySignature, summaryVersion, "an egprof rank summary")
 	if err != nil {

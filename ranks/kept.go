@@ -59,7 +59,7 @@ func (k *keptStore) region(r int) (int, bool) {
 
 // column is a sequence of non-negative integers, in chunks of chunkLen
 // values of width bytes each: the narrowest of 1, 2, 4 and 8 that holds
-// every value, divided by FixedOne (shift 16) while every value is a
+// every value, divided by FixedOne (shift 24) while every value is a
 // whole number of samples.
 type column struct {
 	chunks [][]byte
@@ -72,7 +72,7 @@ type column struct {
 const chunkLen = 1024
 
 // wholeShift divides a time in whole samples by FixedOne.
-const wholeShift = 16
+const wholeShift = 24
 
 // widthOf returns the bytes needed for x.
 func widthOf(x uint64) uint8 {

@@ -25,7 +25,7 @@ func TestColumn(t *testing.T) {
 			}
 			return uint64(i) * 1000 * FixedOne
 		}, chunkLen + 1, 8, false},
-		{"fractions", func(i int) uint64 { return uint64(i)*FixedOne + uint64(i%7) }, chunkLen + 9, 4, false},
+		{"fractions", func(i int) uint64 { return uint64(i)*FixedOne/16 + uint64(i%7) }, chunkLen + 9, 4, false},
 		{"one huge value last", func(i int) uint64 {
 			if i == chunkLen {
 				return 1 << 60

@@ -17,9 +17,14 @@ const DefaultTopK = 32
 
 // FixedOne is one histogram sample in the fixed-point unit times are kept
 // in: a sample is split among symbols in fractions (as gprof does when a
-// bin straddles two functions), so times are stored as integer multiples
-// of 1/65536 sample, which keeps every sum exact.
-const FixedOne = 1 << 16
+// bin straddles two functions, and when a callee's time is handed to its
+// callers in proportion to their calls), so times are stored as integer
+// multiples of 2^-24 sample, which keeps every sum exact. The unit is fine
+// enough that the dispersion indices of cells of a small fraction of a
+// sample match those of the unrounded times to their printed digits
+// (1/65536 was not); the sums of squares, in 128 bits, still hold a
+// million ranks of a year's samples each at 100 Hz.
+const FixedOne = 1 << 24
 
 // toFixed converts samples to the fixed-point unit.
 func toFixed(ticks float64) uint64 {
