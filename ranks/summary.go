@@ -21,9 +21,11 @@ const DefaultTopK = 32
 // callers in proportion to their calls), so times are stored as integer
 // multiples of 2^-24 sample, which keeps every sum exact. The unit is fine
 // enough that the dispersion indices of cells of a small fraction of a
-// sample match those of the unrounded times to their printed digits
-// (1/65536 was not); the sums of squares, in 128 bits, still hold a
-// million ranks of a year's samples each at 100 Hz.
+// sample match those of the unrounded times to their printed digits, but
+// for regions of well under a microsecond in all (with 1/65536 the
+// fourth or fifth digit was off on ordinary cells). A rank's time, in 64 bits, holds centuries of
+// samples at 100 Hz; the sums of squares over the ranks, in 128 bits,
+// hold a million ranks of four months each in one region.
 const FixedOne = 1 << 24
 
 // toFixed converts samples to the fixed-point unit.
