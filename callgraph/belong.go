@@ -18,8 +18,8 @@ const (
 	// arcsExamined is how many of the profile's first arcs the entry-point
 	// test looks at; they suffice to tell.
 	arcsExamined = 256
-	// minArcsExamined is the fewest arcs inside functions that let the
-	// entry-point test speak.
+	// minArcsExamined is the fewest arcs that let the entry-point test
+	// speak.
 	minArcsExamined = 4
 )
 
@@ -71,12 +71,11 @@ func checkBelongs(tab *symtab.Table, arcs []gmon.ArcRecord, samples, inside uint
 	var far []uint64 // the entry points of the arcs counted as far
 	seen := 0
 	for _, a := range arcs[:min(len(arcs), arcsExamined)] {
-		s := tab.Lookup(a.SelfPC)
-		if s < 0 {
-			continue
-		}
 		seen++
-		if a.SelfPC-tab.Syms[s].Addr > prologueBytes {
+		// An arc entering no function is as far from a profiling call
+		// as one entering a function past its prologue: every call that
+		// mcount records starts in a function's prologue.
+		if s := tab.Lookup(a.SelfPC); s < 0 || a.SelfPC-tab.Syms[s].Addr > prologueBytes {
 			far = append(far, a.SelfPC)
 		}
 	}
@@ -89,6 +88,16 @@ func checkBelongs(tab *symtab.Table, arcs []gmon.ArcRecord, samples, inside uint
 		far = awayFromEveryStart(far, tab.CodeSymbolAddrs)
 	}
 	if seen >= minArcsExamined && 2*len(far) > seen {
+		outside := 0
+		for _, pc := range far {
+			if tab.Lookup(pc) < 0 {
+				outside++
+			}
+		}
+		if outside > 0 {
+			return fmt.Errorf("%d of its %d call arcs enter no function of the executable (%d) or one more than %d bytes past its start, where no profiling call is",
+				len(far), seen, outside, prologueBytes)
+		}
 		return fmt.Errorf("%d of its %d call arcs enter their callee more than %d bytes past its start, where no profiling call is",
 			len(far), seen, prologueBytes)
 	}
