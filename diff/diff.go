@@ -137,6 +137,10 @@ type Profile struct {
 	// PlusScale and MinusScale are the factors each side's numbers were
 	// multiplied by (Options.PlusScale, Options.MinusScale; 1 for sums).
 	PlusScale, MinusScale float64
+	// Guessed names the '+' functions of two builds that were paired in
+	// address order among same-named functions that neither their
+	// translation unit nor their source file told apart.
+	Guessed []string
 }
 
 // PlusHZ and MinusHZ are the sampling rates of the two sides.
@@ -184,7 +188,11 @@ func Subtract(plus, minus *callgraph.Graph, opt Options) *Profile {
 		p.SameBinary = true
 		pairs = identityPairs(plus.NumSyms)
 	} else {
-		pairs = alignByName(plus.Syms, minus.Syms)
+		var guessed []int
+		pairs, guessed = alignByName(plus.Syms, minus.Syms)
+		for _, i := range guessed {
+			p.Guessed = append(p.Guessed, plus.Syms.Syms[i].Name)
+		}
 	}
 	p.build(pairs, opt)
 	return p
@@ -224,13 +232,31 @@ func sameSymbols(a, b *symtab.Table) bool {
 	return true
 }
 
-// alignByName pairs the functions of two builds: first by raw name, a
-// static function only with a static of the same source file, then the
-// remaining same-named symbols in address order; then, for names that did
-// not match, by demangled name.
-func alignByName(a, b *symtab.Table) []pair {
-	type key struct{ name, file string }
-	fileOf := func(t *symtab.Table, i int) string {
+// alignByName pairs the functions of two builds by name. A key pairs two
+// symbols when it names exactly one not yet paired symbol of each table,
+// from the most telling key to the least:
+//  1. the raw name and, for a static function, its translation unit (the
+//     STT_FILE entry it follows): the unit is the same in both builds,
+//     where the source file BFD gives a static function defined in a
+//     header can be the header in one build and the including file in
+//     the other;
+//  2. the raw name and, for a static, its base source file, for
+//     executables whose STT_FILE entries do not tell the units apart
+//     (link-time optimisation names them after its own partitions);
+//  3. the raw name alone, then the demangled name (for symbols whose
+//     mangling changed).
+//
+// Symbols no key tells apart are then paired in address order: by raw
+// name and source file, by raw name, by demangled name; guessed lists the
+// '+' symbols so paired from more than one candidate on either side.
+func alignByName(a, b *symtab.Table) (pairs []pair, guessed []int) {
+	unit := func(t *symtab.Table, i int) string {
+		if !t.Syms[i].IsStatic {
+			return ""
+		}
+		return t.Syms[i].ObjFile
+	}
+	source := func(t *symtab.Table, i int) string {
 		if !t.Syms[i].IsStatic {
 			return ""
 		}
@@ -241,59 +267,57 @@ func alignByName(a, b *symtab.Table) []pair {
 		}
 		return path.Base(t.Syms[i].ObjFile)
 	}
-	matchedB := make([]bool, len(b.Syms))
+	raw := func(t *symtab.Table, i int) string { return t.Syms[i].Name }
+	demangled := func(t *symtab.Table, i int) string { return symtab.Demangle(t.Syms[i].Name, symtab.StyleAuto) }
+
 	res := make([]int, len(a.Syms))
 	for i := range res {
 		res[i] = -1
 	}
-	// Pass 1: exact (name, file) keys, each used once, in address order.
-	byKey := map[key][]int{}
-	for j := range b.Syms {
-		k := key{b.Syms[j].Name, fileOf(b, j)}
-		byKey[k] = append(byKey[k], j)
-	}
-	for i := range a.Syms {
-		k := key{a.Syms[i].Name, fileOf(a, i)}
-		if js := byKey[k]; len(js) > 0 {
+	matchedB := make([]bool, len(b.Syms))
+	type key struct{ name, file string }
+	// match pairs the unpaired symbols whose keys are equal: only keys
+	// naming one symbol on each side, or with inOrder the same-keyed
+	// symbols in address order (reporting those chosen among several).
+	match := func(keyOf func(*symtab.Table, int) key, inOrder bool) {
+		inB := map[key][]int{}
+		for j := range b.Syms {
+			if !matchedB[j] {
+				k := keyOf(b, j)
+				inB[k] = append(inB[k], j)
+			}
+		}
+		inA := map[key]int{}
+		for i := range a.Syms {
+			if res[i] < 0 {
+				inA[keyOf(a, i)]++
+			}
+		}
+		for i := range a.Syms {
+			if res[i] >= 0 {
+				continue
+			}
+			k := keyOf(a, i)
+			js := inB[k]
+			if len(js) == 0 || (!inOrder && (len(js) > 1 || inA[k] > 1)) {
+				continue
+			}
+			if len(js) > 1 || inA[k] > 1 {
+				guessed = append(guessed, i)
+			}
 			res[i], matchedB[js[0]] = js[0], true
-			byKey[k] = js[1:]
+			inB[k] = js[1:]
 		}
 	}
-	// Pass 2: the same, by name alone (file unknown on one side).
-	byName := map[string][]int{}
-	for j := range b.Syms {
-		if !matchedB[j] {
-			byName[b.Syms[j].Name] = append(byName[b.Syms[j].Name], j)
-		}
-	}
-	for i := range a.Syms {
-		if res[i] >= 0 {
-			continue
-		}
-		if js := byName[a.Syms[i].Name]; len(js) > 0 {
-			res[i], matchedB[js[0]] = js[0], true
-			byName[a.Syms[i].Name] = js[1:]
-		}
-	}
-	// Pass 3: demangled names, for symbols whose mangling changed.
-	byDem := map[string][]int{}
-	for j := range b.Syms {
-		if !matchedB[j] {
-			d := symtab.Demangle(b.Syms[j].Name, symtab.StyleAuto)
-			byDem[d] = append(byDem[d], j)
-		}
-	}
-	for i := range a.Syms {
-		if res[i] >= 0 {
-			continue
-		}
-		d := symtab.Demangle(a.Syms[i].Name, symtab.StyleAuto)
-		if js := byDem[d]; len(js) > 0 {
-			res[i], matchedB[js[0]] = js[0], true
-			byDem[d] = js[1:]
-		}
-	}
-	pairs := make([]pair, 0, len(a.Syms)+len(b.Syms))
+	match(func(t *symtab.Table, i int) key { return key{raw(t, i), unit(t, i)} }, false)
+	match(func(t *symtab.Table, i int) key { return key{raw(t, i), source(t, i)} }, false)
+	match(func(t *symtab.Table, i int) key { return key{raw(t, i), ""} }, false)
+	match(func(t *symtab.Table, i int) key { return key{demangled(t, i), ""} }, false)
+	match(func(t *symtab.Table, i int) key { return key{raw(t, i), source(t, i)} }, true)
+	match(func(t *symtab.Table, i int) key { return key{raw(t, i), ""} }, true)
+	match(func(t *symtab.Table, i int) key { return key{demangled(t, i), ""} }, true)
+
+	pairs = make([]pair, 0, len(a.Syms)+len(b.Syms))
 	for i := range a.Syms {
 		pairs = append(pairs, pair{i, res[i]})
 	}
@@ -302,7 +326,7 @@ func alignByName(a, b *symtab.Table) []pair {
 			pairs = append(pairs, pair{-1, j})
 		}
 	}
-	return pairs
+	return pairs, guessed
 }
 
 func side(g *callgraph.Graph, i int, k float64) Side {

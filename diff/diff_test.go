@@ -9,6 +9,7 @@ import (
 
 	"github.com/egprof/egprof/callgraph"
 	"github.com/egprof/egprof/internal/testprof"
+	"github.com/egprof/egprof/symtab"
 )
 
 // load builds the call graph of a testdata program and one of its runs.
@@ -126,4 +127,55 @@ func TestAlignSameNamedStatics(t *testing.T) {
 		files[pf]++
 	}
 	assert.Len(t, files, 2, "two static helpers, one per file")
+}
+
+// TestAlignByNameKeys pairs same-named static functions of two builds by
+// their translation unit first, then by their source file, and in address
+// order only when neither tells them apart, reporting those guesses. The
+// source file is BFD's answer for the function's address: for a static
+// defined in a header, the header in one build and the including file in
+// another (zstd's ZSTD_safecopyLiterals, gcc -O0 against -O2). The tables
+// give each symbol its source through Src, as -l's line symbols carry
+// theirs, so that no DWARF is needed.
+func TestAlignByNameKeys(t *testing.T) {
+	static := func(addr uint64, name, unit, src string) symtab.Symbol {
+		return symtab.Symbol{Name: name, Addr: addr, IsStatic: true, ObjFile: unit, IsLine: true, Src: symtab.SourceLoc{File: src}}
+	}
+	global := func(addr uint64, name string) symtab.Symbol { return symtab.Symbol{Name: name, Addr: addr} }
+	tests := []struct {
+		name    string
+		a, b    []symtab.Symbol
+		want    []int // for each symbol of a, its partner in b
+		guessed []int
+	}{
+		{"the unit tells header copies apart where the source file does not",
+			[]symtab.Symbol{static(0x10, "copy", "lib/x.c", "lib/h.h"), static(0x20, "copy", "lib/y.c", "lib/h.h"), global(0x30, "main")},
+			[]symtab.Symbol{static(0x10, "copy", "lib/x.c", "lib/x.c"), global(0x18, "main"), static(0x20, "copy", "lib/y.c", "lib/h.h")},
+			[]int{0, 2, 1}, nil},
+		{"the source file, where every unit has one name (LTO)",
+			[]symtab.Symbol{static(0x10, "f", "<artificial>", "a.c"), static(0x20, "f", "<artificial>", "b.c")},
+			[]symtab.Symbol{static(0x10, "f", "<artificial>", "b.c"), static(0x20, "f", "<artificial>", "src/a.c")},
+			[]int{1, 0}, nil},
+		{"address order when nothing tells them apart, reported",
+			[]symtab.Symbol{static(0x10, "g", "u.c", "h.h"), static(0x20, "g", "u.c", "h.h"), global(0x30, "main")},
+			[]symtab.Symbol{static(0x10, "g", "u.c", "h.h"), static(0x20, "g", "u.c", "h.h"), global(0x30, "main")},
+			[]int{0, 1, 2}, []int{0, 1}},
+		{"one side only",
+			[]symtab.Symbol{global(0x10, "kept"), global(0x20, "inlined_away")},
+			[]symtab.Symbol{global(0x10, "kept")},
+			[]int{0, -1}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pairs, guessed := alignByName(&symtab.Table{Syms: tt.a}, &symtab.Table{Syms: tt.b})
+			got := make([]int, len(tt.a))
+			for _, p := range pairs {
+				if p.plus >= 0 {
+					got[p.plus] = p.minus
+				}
+			}
+			assert.Equal(t, tt.want, got)
+			assert.Equal(t, tt.guessed, guessed)
+		})
+	}
 }

@@ -436,6 +436,15 @@ func (c *config) reportDiff(plus *callgraph.Graph, style int, stdin io.Reader, s
 	scale, scaling := c.diffScaling(plus, minus, stderr)
 	scale.KeepAll = c.showZeros
 	d := diff.Subtract(plus, minus, scale)
+	if n := len(d.Guessed); n > 0 {
+		names := d.Guessed[:min(n, 5)]
+		more := ""
+		if n > len(names) {
+			more = fmt.Sprintf(" and %d more", n-len(names))
+		}
+		fmt.Fprintf(stderr, "%s: warning: %d functions of the two builds share their name with others that neither their translation unit nor their source file tells apart; they were paired in address order: %s%s\n",
+			c.argv0, n, strings.Join(names, ", "), more)
+	}
 	if code := c.writeGraphFiles(d, stderr); code != 0 {
 		return code
 	}
