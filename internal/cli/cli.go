@@ -437,7 +437,13 @@ func (c *config) reportDiff(plus *callgraph.Graph, style int, stdin io.Reader, s
 	scale.KeepAll = c.showZeros
 	d := diff.Subtract(plus, minus, scale)
 	if n := len(d.Guessed); n > 0 {
-		names := d.Guessed[:min(n, 5)]
+		var names []string
+		for _, name := range d.Guessed[:min(n, 5)] {
+			if c.demangle {
+				name = symtab.Demangle(name, c.demangleStyle)
+			}
+			names = append(names, name)
+		}
 		more := ""
 		if n > len(names) {
 			more = fmt.Sprintf(" and %d more", n-len(names))

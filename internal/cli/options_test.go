@@ -203,6 +203,33 @@ func TestForeignProfile(t *testing.T) {
 	}
 }
 
+// TestDiffWarnsOnGuessedPairs compares two builds whose same-named statics
+// neither their translation unit nor their source file tells apart: the
+// multifile builds with b.c's STT_FILE entry renamed a.c and their debug
+// information stripped (by objcopy). They are paired in address order, and
+// egprof names them; with the builds intact it says nothing.
+func TestDiffWarnsOnGuessedPairs(t *testing.T) {
+	objcopy, err := exec.LookPath("objcopy")
+	if err != nil {
+		t.Skip("objcopy (binutils) is not installed")
+	}
+	const a, b = "testdata/progs/multifile/", "testdata/progs/multifile-nopie/"
+	dir := t.TempDir()
+	pa, pb := filepath.Join(dir, "a.prog"), filepath.Join(dir, "b.prog")
+	for src, dst := range map[string]string{a + "prog": pa, b + "prog": pb} {
+		out, err := exec.Command(objcopy, "-g", "--redefine-sym", "b.c=a.c", src, dst).CombinedOutput()
+		require.NoError(t, err, string(out))
+	}
+	_, stderr, code := runArgs(t, "-b", "--diff="+b+"gmon.out", "--diff-exe="+pb, pa, a+"gmon.out")
+	require.Equal(t, 0, code, stderr)
+	assert.Equal(t, "egprof: warning: 4 functions of the two builds share their name with others that neither their translation unit "+
+		"nor their source file tells apart; they were paired in address order: scale, helper, scale, helper\n", stderr)
+
+	_, stderr, code = runArgs(t, "-b", "--diff="+b+"gmon.out", "--diff-exe="+b+"prog", a+"prog", a+"gmon.out")
+	require.Equal(t, 0, code, stderr)
+	assert.Empty(t, stderr)
+}
+
 // TestProfileWithoutHistogram gives, among good profiles, a gmon file cut
 // short after its 20-byte header. gprof's report sums it without a word,
 // and so does egprof's; every comparison refuses it, naming it, where its
