@@ -436,20 +436,16 @@ func (c *config) reportDiff(plus *callgraph.Graph, style int, stdin io.Reader, s
 	scale, scaling := c.diffScaling(plus, minus, stderr)
 	scale.KeepAll = c.showZeros
 	d := diff.Subtract(plus, minus, scale)
-	if n := len(d.Guessed); n > 0 {
-		var names []string
-		for _, name := range d.Guessed[:min(n, 5)] {
+	if len(d.Guessed) > 0 {
+		names := make([]string, len(d.Guessed))
+		for i, name := range d.Guessed {
 			if c.demangle {
 				name = symtab.Demangle(name, c.demangleStyle)
 			}
-			names = append(names, name)
+			names[i] = name
 		}
-		more := ""
-		if n > len(names) {
-			more = fmt.Sprintf(" and %d more", n-len(names))
-		}
-		fmt.Fprintf(stderr, "%s: warning: %d functions of the two builds share their name with others that neither their translation unit nor their source file tells apart; they were paired in address order: %s%s\n",
-			c.argv0, n, strings.Join(names, ", "), more)
+		fmt.Fprintf(stderr, "%s: warning: %d functions of the two builds share their name with others that neither their translation unit nor their source file tells apart; they were paired in address order: %s\n",
+			c.argv0, len(names), someOf(names, 5, ", "))
 	}
 	if code := c.writeGraphFiles(d, stderr); code != 0 {
 		return code
@@ -515,6 +511,16 @@ func (c *config) reportDiff(plus *callgraph.Graph, style int, stdin io.Reader, s
 		return c.gate(d, dt, stderr)
 	}
 	return 0
+}
+
+// someOf joins the first most of names with sep, and says how many more
+// there are.
+func someOf(names []string, most int, sep string) string {
+	s := strings.Join(names[:min(most, len(names))], sep)
+	if len(names) > most {
+		s += fmt.Sprintf(" and %d more", len(names)-most)
+	}
+	return s
 }
 
 // diffScaleName is the scaling --diff-scale asks for (sum by default).

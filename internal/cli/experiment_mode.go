@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/egprof/egprof/internal/atomicfile"
 	"github.com/egprof/egprof/internal/oserr"
@@ -191,11 +190,7 @@ func (c *config) checkExperimentOptions() error {
 	o := &c.ext.exp
 	switch {
 	case len(o.tables) > 0 && !(len(c.gmonFiles) == 1 && c.gmonFiles[0] == "gmon.out"):
-		names := strings.Join(c.gmonFiles[:min(3, len(c.gmonFiles))], " ")
-		if more := len(c.gmonFiles) - 3; more > 0 {
-			names += fmt.Sprintf(" and %d more", more)
-		}
-		return fmt.Errorf("with --experiment the profiles come from the table, not from the command line (%s)", names)
+		return fmt.Errorf("with --experiment the profiles come from the table, not from the command line (%s)", someOf(c.gmonFiles, 3, " "))
 	case c.style&styleSum != 0:
 		return errors.New("-s does not combine with an experiment; sum the runs with gprof -s instead")
 	}
