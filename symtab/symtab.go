@@ -217,6 +217,9 @@ func load(path string, r io.ReaderAt, fileSize int64, opt Options) (*Table, erro
 			file, _ = r.(*os.File)
 		}
 		t.readSources(f, file, st.forLines(f))
+		if t.lines == nil && t.linesErr == nil {
+			t.readSeparateSources(f, st.forLines(f), opt)
+		}
 	}
 	return t, nil
 }

@@ -67,6 +67,90 @@ func LoadWith(f *elf.File, file *os.File, syms RawSymbols) (*Lines, error) {
 	if f == nil {
 		return nil, nil
 	}
+	return load(f, file, f, syms)
+}
+
+// LoadSeparate reads the debug sections of dbg, the separate debug file
+// of the executable exe (which has none), as BFD does once it has found
+// that file: the DWARF comes from dbg, and so do the ELF symbols of the
+// fallback lookup when dbg's sections match exe's up to .text (see
+// symbolsFromDebugFile); else they are exe's, of which the caller has
+// read exeSyms. file is the open dbg, to map, or nil. It returns nil, nil
+// where BFD gives up on dbg: no .debug_info, or a symbol table it cannot
+// read.
+func LoadSeparate(exe *elf.File, exeSyms RawSymbols, dbg *elf.File, file *os.File) (*Lines, error) {
+	if exe == nil || dbg == nil {
+		return nil, nil
+	}
+	if sec := dbg.SectionByType(elf.SHT_SYMTAB); sec != nil {
+		// bfd_generic_link_read_symbols must succeed on the debug file.
+		if _, err := dbg.Symbols(); err != nil {
+			return nil, nil
+		}
+	}
+	if symbolsFromDebugFile(exe, dbg) {
+		return load(dbg, file, dbg, RawSymbols{})
+	}
+	return load(dbg, file, exe, exeSyms)
+}
+
+// symbolsFromDebugFile reports whether BFD's fallback lookup reads the
+// debug file's symbols and .text rather than the executable's
+// (_bfd_dwarf2_stash_syms): it walks the two files' section lists side by
+// side, up to the debug file's first debugging section, and takes the
+// debug file's when the executable's .text comes with a section of the
+// same name. The lists are BFD's: the section headers but the null one,
+// the symbol table, its string table and that of the section names
+// (known by its name here: debug/elf does not say which it is).
+func symbolsFromDebugFile(exe, dbg *elf.File) bool {
+	es, ds := bfdSections(exe), bfdSections(dbg)
+	for i := 0; i < len(es) && i < len(ds); i++ {
+		if isDebugging(ds[i]) {
+			return false
+		}
+		if es[i].Name == ".text" {
+			return ds[i].Name == ".text"
+		}
+	}
+	return false
+}
+
+// bfdSections lists the sections of f that BFD makes into sections of
+// its own, in header order (see symbolsFromDebugFile).
+func bfdSections(f *elf.File) []*elf.Section {
+	symtabStrings := -1
+	if sec := f.SectionByType(elf.SHT_SYMTAB); sec != nil {
+		symtabStrings = int(sec.Link)
+	}
+	out := make([]*elf.Section, 0, len(f.Sections))
+	for i, sec := range f.Sections {
+		switch {
+		case i == 0, sec.Type == elf.SHT_SYMTAB, sec.Type == elf.SHT_SYMTAB_SHNDX,
+			sec.Type == elf.SHT_STRTAB && (i == symtabStrings || sec.Name == ".shstrtab"):
+			continue
+		}
+		out = append(out, sec)
+	}
+	return out
+}
+
+// isDebugging reports whether BFD flags a section as debugging
+// information: by its name, on sections that take no memory.
+func isDebugging(sec *elf.Section) bool {
+	if sec.Flags&elf.SHF_ALLOC != 0 {
+		return false
+	}
+	for _, prefix := range []string{".debug", ".gnu.debuglto_.debug_", ".gnu.linkonce.wi.", ".zdebug", ".line", ".stab"} {
+		if strings.HasPrefix(sec.Name, prefix) {
+			return true
+		}
+	}
+	return sec.Name == ".gdb_index"
+}
+
+// load reads the debug sections of f (mapping them from file, when not
+// nil) and prepares the ELF fallback over symFile's .text and symbols.
+func load(f *elf.File, file *os.File, symFile *elf.File, syms RawSymbols) (*Lines, error) {
 	s := newLines(f.ByteOrder)
 	l := &loader{f: f, file: file}
 	if file != nil {
@@ -96,7 +180,7 @@ func LoadWith(f *elf.File, file *os.File, syms RawSymbols) (*Lines, error) {
 	s.addr = l.readSection("addr")
 	total := len(s.info.data) + len(s.line.data) + len(s.ranges.data) + len(s.rnglists.data) + len(s.abbrev.data)
 	s.trieBudget += 16 * total
-	s.loadElfSymbols(f, syms)
+	s.loadElfSymbols(symFile, syms)
 	if len(l.maps) > 0 {
 		s.maps, s.mapStarts = l.maps, l.mapStarts
 		runtime.AddCleanup(s, unmapAll, l.maps)

@@ -1,0 +1,126 @@
+package cli
+
+import (
+	"debug/elf"
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestSeparateDebugFile splits a build's debug information into a file of
+// its own, as `objcopy --only-keep-debug` and `strip --strip-debug` do,
+// and puts that file where BFD looks for it: beside the executable, in a
+// .debug folder there, or under .build-id/ by the build ID. The source
+// lines must come back as on the whole build; a debug file whose CRC or
+// build ID is not the recorded one must be ignored, as gprof ignores it.
+// Where gprof is installed, every report is also its report, byte for byte.
+func TestSeparateDebugFile(t *testing.T) {
+	objcopy, err := exec.LookPath("objcopy")
+	if err != nil {
+		t.Skip("objcopy (binutils) is not installed")
+	}
+	const srcDir = "testdata/progs/multifile/"
+	whole, err := filepath.Abs(srcDir + "prog")
+	require.NoError(t, err)
+	gmon, err := filepath.Abs(srcDir + "gmon.out")
+	require.NoError(t, err)
+	other, err := filepath.Abs(demoProg)
+	require.NoError(t, err)
+	exe, err := elf.Open(whole)
+	require.NoError(t, err)
+	id := buildIDOf(t, exe)
+	exe.Close()
+
+	objcopyRun := func(args ...string) {
+		t.Helper()
+		out, err := exec.Command(objcopy, args...).CombinedOutput()
+		require.NoError(t, err, string(out))
+	}
+	// The lines -l prints for the whole build, the reference.
+	wantLines, stderr, code := runArgs(t, "-b", "-l", "-p", whole, gmon)
+	require.Zero(t, code, stderr)
+	require.Contains(t, wantLines, "(a.c:", "the whole build has source lines")
+
+	for _, tc := range []struct {
+		name string
+		// place puts prog.debug (the debug file, made in the folder) where
+		// the case wants it.
+		place     func(t *testing.T, dir string)
+		wantFound bool
+	}{
+		{"beside the executable", func(*testing.T, string) {}, true},
+		{"in .debug", func(t *testing.T, dir string) {
+			require.NoError(t, os.Mkdir(filepath.Join(dir, ".debug"), 0o755))
+			require.NoError(t, os.Rename(filepath.Join(dir, "prog.debug"), filepath.Join(dir, ".debug", "prog.debug")))
+		}, true},
+		{"by build ID", func(t *testing.T, dir string) {
+			byID := filepath.Join(dir, ".build-id", id[:2])
+			require.NoError(t, os.MkdirAll(byID, 0o755))
+			require.NoError(t, os.Rename(filepath.Join(dir, "prog.debug"), filepath.Join(byID, id[2:]+".debug")))
+		}, true},
+		{"by build ID, another build's file there, the link's file found", func(t *testing.T, dir string) {
+			byID := filepath.Join(dir, ".build-id", id[:2])
+			require.NoError(t, os.MkdirAll(byID, 0o755))
+			objcopyRun("--only-keep-debug", other, filepath.Join(byID, id[2:]+".debug"))
+		}, true},
+		{"a CRC that is not the link's", func(t *testing.T, dir string) {
+			f, err := os.OpenFile(filepath.Join(dir, "prog.debug"), os.O_APPEND|os.O_WRONLY, 0)
+			require.NoError(t, err)
+			_, err = f.Write([]byte{0})
+			require.NoError(t, err)
+			require.NoError(t, f.Close())
+		}, false},
+		{"no debug file", func(t *testing.T, dir string) {
+			require.NoError(t, os.Remove(filepath.Join(dir, "prog.debug")))
+		}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			debugFile := filepath.Join(dir, "prog.debug")
+			objcopyRun("--only-keep-debug", whole, debugFile)
+			objcopyRun("--strip-debug", "--add-gnu-debuglink="+debugFile, whole, filepath.Join(dir, "prog"))
+			tc.place(t, dir)
+			t.Chdir(dir) // build-ID files are looked for from the current folder
+
+			got, stderr, code := runArgs(t, "-b", "-l", "-p", "prog", gmon)
+			require.Zero(t, code, stderr)
+			if tc.wantFound {
+				assert.Equal(t, wantLines, got)
+			} else {
+				assert.Contains(t, got, "Flat profile:")
+				assert.NotContains(t, got, ".c:", "no source lines")
+			}
+			gprof, err := exec.LookPath("gprof")
+			if err != nil {
+				return
+			}
+			for _, opts := range [][]string{{"-b"}, {"-b", "-l", "-p"}, {"-b", "-A"}, {"-b", "--inline-file-names", "-q"}} {
+				args := append(append([]string(nil), opts...), "prog", gmon)
+				cmd := exec.Command(gprof, args...)
+				cmd.Dir = dir
+				want, err := cmd.Output()
+				require.NoError(t, err, "gprof %v", args)
+				got, stderr, code := runArgs(t, args...)
+				require.Zero(t, code, stderr)
+				assert.Equal(t, string(want), got, "%v", args)
+			}
+		})
+	}
+}
+
+// buildIDOf returns f's GNU build ID in hex.
+func buildIDOf(t *testing.T, f *elf.File) string {
+	t.Helper()
+	sec := f.Section(".note.gnu.build-id")
+	require.NotNil(t, sec, "the test program has a build ID")
+	data, err := sec.Data()
+	require.NoError(t, err)
+	// namesz, descsz, type, "GNU\0", then the ID.
+	descsz := f.ByteOrder.Uint32(data[4:8])
+	return hex.EncodeToString(data[16 : 16+descsz])
+}
