@@ -153,8 +153,12 @@ func debugLink(f *elf.File) (name string, crc uint32, ok bool) {
 
 // fileCRC returns the CRC-32 of the bytes of the file at name that can be
 // read, as BFD checks a .gnu_debuglink file (a folder opens but reads
-// nothing); ok is false when it does not open.
+// nothing); ok is false when it does not open. Only regular files and
+// folders are read: BFD would read /dev/zero, or wait on a pipe, forever.
 func fileCRC(name string) (sum uint32, ok bool) {
+	if !regularOrFolder(name) {
+		return 0, false
+	}
 	file, err := os.Open(name)
 	if err != nil {
 		return 0, false
@@ -168,6 +172,9 @@ func fileCRC(name string) (sum uint32, ok bool) {
 // hasBuildID reports whether the file at name is an ELF file whose GNU
 // build ID is id (lower-case hex).
 func hasBuildID(name, id string) bool {
+	if !regularOrFolder(name) {
+		return false
+	}
 	file, err := os.Open(name)
 	if err != nil {
 		return false
@@ -179,4 +186,11 @@ func hasBuildID(name, id string) bool {
 	}
 	got, err := readBuildID(f, name)
 	return err == nil && got == id
+}
+
+// regularOrFolder reports whether name is a regular file or a folder,
+// checked before opening it: opening a named pipe waits for a writer.
+func regularOrFolder(name string) bool {
+	st, err := os.Stat(name)
+	return err == nil && (st.Mode().IsRegular() || st.IsDir())
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -17,7 +18,8 @@ import (
 // and puts that file where BFD looks for it: beside the executable, in a
 // .debug folder there, or under .build-id/ by the build ID. The source
 // lines must come back as on the whole build; a debug file whose CRC or
-// build ID is not the recorded one must be ignored, as gprof ignores it.
+// build ID is not the recorded one must be ignored, as gprof ignores it,
+// and a link naming a device must not be read (gprof reads it for ever).
 // Where gprof is installed, every report is also its report, byte for byte.
 func TestSeparateDebugFile(t *testing.T) {
 	objcopy, err := exec.LookPath("objcopy")
@@ -52,32 +54,44 @@ func TestSeparateDebugFile(t *testing.T) {
 		// the case wants it.
 		place     func(t *testing.T, dir string)
 		wantFound bool
+		// gprofHangs: gprof reads the link's file for ever.
+		gprofHangs bool
 	}{
-		{"beside the executable", func(*testing.T, string) {}, true},
+		{"beside the executable", func(*testing.T, string) {}, true, false},
 		{"in .debug", func(t *testing.T, dir string) {
 			require.NoError(t, os.Mkdir(filepath.Join(dir, ".debug"), 0o755))
 			require.NoError(t, os.Rename(filepath.Join(dir, "prog.debug"), filepath.Join(dir, ".debug", "prog.debug")))
-		}, true},
+		}, true, false},
 		{"by build ID", func(t *testing.T, dir string) {
 			byID := filepath.Join(dir, ".build-id", id[:2])
 			require.NoError(t, os.MkdirAll(byID, 0o755))
 			require.NoError(t, os.Rename(filepath.Join(dir, "prog.debug"), filepath.Join(byID, id[2:]+".debug")))
-		}, true},
+		}, true, false},
 		{"by build ID, another build's file there, the link's file found", func(t *testing.T, dir string) {
 			byID := filepath.Join(dir, ".build-id", id[:2])
 			require.NoError(t, os.MkdirAll(byID, 0o755))
 			objcopyRun("--only-keep-debug", other, filepath.Join(byID, id[2:]+".debug"))
-		}, true},
+		}, true, false},
 		{"a CRC that is not the link's", func(t *testing.T, dir string) {
 			f, err := os.OpenFile(filepath.Join(dir, "prog.debug"), os.O_APPEND|os.O_WRONLY, 0)
 			require.NoError(t, err)
 			_, err = f.Write([]byte{0})
 			require.NoError(t, err)
 			require.NoError(t, f.Close())
-		}, false},
+		}, false, false},
 		{"no debug file", func(t *testing.T, dir string) {
 			require.NoError(t, os.Remove(filepath.Join(dir, "prog.debug")))
-		}, false},
+		}, false, false},
+		{"a link naming a device", func(t *testing.T, dir string) {
+			if _, err := os.Stat("/dev/zero"); err != nil {
+				t.Skip("no /dev/zero here")
+			}
+			link := filepath.Join(dir, "link")
+			name := strings.Repeat("../", strings.Count(dir, "/")) + "dev/zero"
+			require.NoError(t, os.WriteFile(link, append([]byte(name), 0, 0, 0, 0, 0, 0, 0, 0), 0o644))
+			prog := filepath.Join(dir, "prog")
+			objcopyRun("--remove-section=.gnu_debuglink", "--add-section", ".gnu_debuglink="+link, prog)
+		}, false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -96,7 +110,7 @@ func TestSeparateDebugFile(t *testing.T) {
 				assert.NotContains(t, got, ".c:", "no source lines")
 			}
 			gprof, err := exec.LookPath("gprof")
-			if err != nil {
+			if err != nil || tc.gprofHangs {
 				return
 			}
 			for _, opts := range [][]string{{"-b"}, {"-b", "-l", "-p"}, {"-b", "-A"}, {"-b", "--inline-file-names", "-q"}} {
