@@ -71,6 +71,15 @@ func (t *Table) SourcesErr() error {
 	return nil
 }
 
+// UnreadAltFile returns the name of the file of debug information shared
+// by several programs (dwz -m, named by .gnu_debugaltlink) when the
+// source positions looked up so far needed it, or "": egprof does not
+// read that file, so some positions or names are missing (see
+// bfd.Lines.UnreadAltFile).
+func (t *Table) UnreadAltFile() string {
+	return t.lines.UnreadAltFile()
+}
+
 // SymbolSource returns the source position of symbol i, or false without
 // debug information for it.
 func (t *Table) SymbolSource(i int) (SourceLoc, bool) {

@@ -90,13 +90,18 @@ func execute(argv []string, stdin io.Reader, stdout, stderr io.Writer, process b
 // checkSources reports, as an error, an executable that changed while its
 // mapped debug sections were being read: the source positions printed
 // after that are missing (see symtab.Options.MapDebugSections). It
-// returns false when it reported one.
+// returns false when it reported one. It warns of source positions that
+// lie in a dwz file egprof does not read.
 func (c *config) checkSources(stderr io.Writer) bool {
 	ok := true
 	for _, tab := range c.tables {
 		if err := tab.SourcesErr(); err != nil {
 			fmt.Fprintf(stderr, "%s: %v; the source files shown are incomplete\n", c.argv0, err)
 			ok = false
+		}
+		if alt := tab.UnreadAltFile(); alt != "" {
+			fmt.Fprintf(stderr, "%s: warning: %s: part of its debug information is in %s (dwz -m), which egprof does not read; "+
+				"some source files and lines are missing (gprof reads that file when it lies beside the executable)\n", c.argv0, tab.Path, alt)
 		}
 	}
 	return ok

@@ -138,3 +138,32 @@ func buildIDOf(t *testing.T, f *elf.File) string {
 	descsz := f.ByteOrder.Uint32(data[4:8])
 	return hex.EncodeToString(data[16 : 16+descsz])
 }
+
+// TestDwzSharedFileWarned runs a program whose debug information dwz
+// -m moved in part into common.debug, a file egprof does not read (gprof
+// does): where the report needed source positions held there egprof
+// warns, once, naming the file; where it needed none (-p) it is silent,
+// and its report is gprof's.
+func TestDwzSharedFileWarned(t *testing.T) {
+	const prog, gmon = "testdata/dwz/prog", "testdata/dwz/gmon.out"
+	const warning = "egprof: warning: " + prog + ": part of its debug information is in common.debug (dwz -m), " +
+		"which egprof does not read; some source files and lines are missing (gprof reads that file when it lies beside the executable)\n"
+	for _, tc := range []struct {
+		args []string
+		warn bool
+	}{
+		{[]string{"-b", "-p"}, false},
+		{[]string{"-b", "--inline-file-names", "-q"}, true},
+		{[]string{"-b", "-l", "-p"}, true},
+	} {
+		args := append(append([]string(nil), tc.args...), prog, gmon)
+		stdout, stderr, code := runArgs(t, args...)
+		assert.Zero(t, code, "%v", args)
+		assert.NotEmpty(t, stdout, "%v", args)
+		if tc.warn {
+			assert.Equal(t, warning, stderr, "%v", args)
+		} else {
+			assert.Empty(t, stderr, "%v", args)
+		}
+	}
+}

@@ -174,6 +174,7 @@ func (s *Lines) readAttr(u *unit, form uint32, implicit uint64, b *buf, wantStr 
 			// The string lives in a .gnu_debugaltlink file, which is not
 			// consulted (read_alt_indirect_string); BFD yields NULL when
 			// that file is missing.
+			s.altUsed = true
 			if u.offsetSize > b.remaining() {
 				b.fail()
 			} else {

@@ -403,6 +403,7 @@ func (s *Lines) findAbstract(u *unit, a attr, depth int, name *optString, linkag
 		}
 	case formGNURefAlt:
 		// References into a .gnu_debugaltlink file cannot be followed.
+		s.altUsed = true
 		s.warnf("unable to read alt ref %d", ref)
 		return false
 	default:

@@ -98,6 +98,11 @@ type Lines struct {
 	prevFailedAbbrev uint32
 	// warned counts the messages recorded (kept or not, taken or not).
 	warned int
+	// altLink names the file of the DWARF's .gnu_debugaltlink section (dwz
+	// -m's shared file), which egprof does not read; altUsed is set once a
+	// lookup met a reference into it.
+	altLink string
+	altUsed bool
 
 	// ELF symbol fallback (_bfd_elf_find_function).
 	hasText   bool
@@ -126,6 +131,21 @@ func newLines(order binary.ByteOrder) *Lines {
 		sec.name = sec.want
 	}
 	return s
+}
+
+// UnreadAltFile returns the name of the .gnu_debugaltlink file (dwz -m's
+// file of debug information shared by several programs) when the lookups
+// made so far needed it, or "". egprof does not read that file, where
+// gprof reads it when it is found beside the executable: the names and
+// source files held there are missing from egprof's answers.
+func (s *Lines) UnreadAltFile() string {
+	if s == nil || !s.altUsed {
+		return ""
+	}
+	if s.altLink == "" {
+		return ".gnu_debugaltlink"
+	}
+	return s.altLink
 }
 
 // maxMessages bounds the messages kept.

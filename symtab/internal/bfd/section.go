@@ -181,6 +181,11 @@ func load(f *elf.File, file *os.File, symFile *elf.File, syms RawSymbols) (*Line
 	total := len(s.info.data) + len(s.line.data) + len(s.ranges.data) + len(s.rnglists.data) + len(s.abbrev.data)
 	s.trieBudget += 16 * total
 	s.loadElfSymbols(symFile, syms)
+	if sec := f.Section(".gnu_debugaltlink"); sec != nil {
+		if data, err := sec.Data(); err == nil {
+			s.altLink, _, _ = strings.Cut(string(data), "\x00")
+		}
+	}
 	if len(l.maps) > 0 {
 		s.maps, s.mapStarts = l.maps, l.mapStarts
 		runtime.AddCleanup(s, unmapAll, l.maps)
