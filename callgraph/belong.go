@@ -1,6 +1,7 @@
 package callgraph
 
 import (
+	"debug/elf"
 	"errors"
 	"fmt"
 	"slices"
@@ -100,6 +101,74 @@ func checkBelongs(tab *symtab.Table, arcs []gmon.ArcRecord, samples, inside uint
 		}
 		return fmt.Errorf("%d of its %d call arcs enter their callee more than %d bytes past its start, where no profiling call is",
 			len(far), seen, prologueBytes)
+	}
+	return checkProfilingCalls(tab, arcs)
+}
+
+// callSitesExamined is how many arcs, spread over the profile, the
+// call-site test reads the code of.
+const callSitesExamined = 32
+
+// checkProfilingCalls reports, as an error, a profile whose arcs do not
+// enter their callees where this executable's code calls the profiling
+// routine. Each arc mcount (or __fentry__) records enters its callee at
+// the return address of that call, so the instruction just before the
+// arc's SelfPC is a call in every arc of a profile written by this build
+// (or the arc enters at the callee's start: gprof -s writes gmon.sum's arcs
+// so); in a profile of another build of the same program, whose functions
+// start at other addresses, it rarely is. The test reads the code before
+// callSitesExamined arcs spread over the profile, on x86 (a call rel32,
+// or an indirect call through a 32-bit displacement, as -pg emits for
+// PIE and i386 PIC code) and on 64-bit Arm (BL); on other machines, or
+// when the executable cannot be read again, it says nothing.
+func checkProfilingCalls(tab *symtab.Table, arcs []gmon.ArcRecord) error {
+	isCall := callEndsAt(tab.Machine)
+	if isCall == nil || len(arcs) < minArcsExamined {
+		return nil
+	}
+	n := min(len(arcs), callSitesExamined)
+	at := make([]uint64, n)
+	for i := range at {
+		at[i] = arcs[i*len(arcs)/n].SelfPC
+	}
+	code, err := tab.CodeBefore(at, 6)
+	if err != nil {
+		return nil
+	}
+	read, calls := 0, 0
+	for i, c := range code {
+		if c == nil {
+			// Outside .text, or no code in the file: the arc enters no
+			// function (the test above counts those) or cannot be judged.
+			continue
+		}
+		read++
+		// gprof's -s writes each arc of gmon.sum at its callee's start.
+		if isCall(c) || tab.Lookup(at[i]) >= 0 && tab.Syms[tab.Lookup(at[i])].Addr == at[i] {
+			calls++
+		}
+	}
+	if read < minArcsExamined || 2*calls > read {
+		return nil
+	}
+	return fmt.Errorf("%d of the %d call arcs examined do not enter their callee right after a call instruction, "+
+		"as every arc that this executable's profiling calls record does", read-calls, read)
+}
+
+// callEndsAt returns the test of whether the 6 bytes of code given end
+// with a call instruction, on the machines the test knows, else nil.
+func callEndsAt(m elf.Machine) func(code []byte) bool {
+	switch m {
+	case elf.EM_X86_64, elf.EM_386:
+		return func(c []byte) bool {
+			// e8 rel32; ff 15 disp32 (x86-64: through the GOT, relative to
+			// the next instruction; i386: absolute); ff 90+r disp32 (i386
+			// PIC: through the GOT, from %ebx); 0x94 would need a SIB byte.
+			return c[1] == 0xe8 || c[0] == 0xff && (c[1] == 0x15 || c[1]&0xf8 == 0x90 && c[1] != 0x94)
+		}
+	case elf.EM_AARCH64:
+		// BL imm26: the top six bits of the little-endian word are 100101.
+		return func(c []byte) bool { return c[5]&0xfc == 0x94 }
 	}
 	return nil
 }

@@ -1,9 +1,11 @@
 package callgraph
 
 import (
+	"debug/elf"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/egprof/egprof/gmon"
 	"github.com/egprof/egprof/symtab"
@@ -87,4 +89,33 @@ func TestCheckBelongsCountsArcsIntoNoFunction(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCallEndsAt reads the six bytes before an arc's entry point as the
+// call instructions -pg puts in prologues: x86's call rel32 and its
+// indirect calls through a 32-bit displacement, and Arm's BL.
+func TestCallEndsAt(t *testing.T) {
+	tests := []struct {
+		name    string
+		machine elf.Machine
+		code    []byte
+		want    bool
+	}{
+		{"x86-64 call rel32 (mcount@PLT, static mcount)", elf.EM_X86_64, []byte{0x89, 0xe8, 0x10, 0x20, 0x00, 0x00}, true},
+		{"x86-64 call *mcount@GOTPCREL(%rip)", elf.EM_X86_64, []byte{0xff, 0x15, 0xc6, 0x2f, 0x00, 0x00}, true},
+		{"i386 call *mcount@GOT(%ebx)", elf.EM_386, []byte{0xff, 0x93, 0xf0, 0xff, 0xff, 0xff}, true},
+		{"i386 ff 94 needs a SIB byte", elf.EM_386, []byte{0xff, 0x94, 0xf0, 0xff, 0xff, 0xff}, false},
+		{"x86-64 mov, not a call", elf.EM_X86_64, []byte{0x48, 0x89, 0xe5, 0x48, 0x83, 0xec}, false},
+		{"x86-64 push rbp; mov rbp,rsp; ... (a prologue's start)", elf.EM_X86_64, []byte{0x00, 0x00, 0x55, 0x48, 0x89, 0xe5}, false},
+		{"AArch64 bl _mcount", elf.EM_AARCH64, []byte{0xfd, 0x03, 0x1e, 0xaa, 0x15, 0x97}, true},
+		{"AArch64 mov x29, sp", elf.EM_AARCH64, []byte{0x1e, 0xaa, 0xfd, 0x03, 0x00, 0x91}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			isCall := callEndsAt(tc.machine)
+			require.NotNil(t, isCall)
+			assert.Equal(t, tc.want, isCall(tc.code))
+		})
+	}
+	assert.Nil(t, callEndsAt(elf.EM_S390), "no test on machines it does not know")
 }

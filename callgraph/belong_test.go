@@ -2,6 +2,7 @@ package callgraph_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 
 	"github.com/egprof/egprof/callgraph"
 	"github.com/egprof/egprof/gmon"
+	"github.com/egprof/egprof/internal/testenv"
 	"github.com/egprof/egprof/symtab"
 )
 
@@ -65,5 +67,41 @@ func TestCheckBelongsRefusesForeignProfiles(t *testing.T) {
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), c.reason)
 		})
+	}
+}
+
+// TestCheckBelongsRefusesAnotherBuildOfTheSameSource builds one small
+// program at -O0 and at -O2 and runs each: a profile of one build against
+// the other's executable passed the entry-point test (most of its arcs
+// land within 64 bytes of some function's start), and printed wrong
+// numbers without a word; its arcs do not enter right after a call
+// instruction, where every arc mcount records enters.
+func TestCheckBelongsRefusesAnotherBuildOfTheSameSource(t *testing.T) {
+	testenv.Need(t, "gcc")
+	src, err := filepath.Abs("../testdata/experiment/scale.c")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	prog, profile := map[string]string{}, map[string]string{}
+	for _, b := range []string{"O0", "O2"} {
+		prog[b] = filepath.Join(dir, "prog-"+b)
+		out, err := exec.Command("gcc", "-pg", "-"+b, "-o", prog[b], src).CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		cmd := exec.Command(prog[b], "300", "1", "0")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GMON_OUT_PREFIX="+filepath.Join(dir, b))
+		out, err = cmd.CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		written, _ := filepath.Glob(filepath.Join(dir, b+".*"))
+		require.Len(t, written, 1)
+		profile[b] = written[0]
+	}
+	for exe, prof := range map[string]string{"O0": "O0", "O2": "O2"} {
+		assert.NoError(t, belongCheck(t, prog[exe], profile[prof]), "own profile of %s", exe)
+	}
+	for exe, prof := range map[string]string{"O0": "O2", "O2": "O0"} {
+		err := belongCheck(t, prog[exe], profile[prof])
+		if assert.Error(t, err, "%s's profile against %s", prof, exe) {
+			assert.Contains(t, err.Error(), "do not enter their callee right after a call instruction")
+		}
 	}
 }

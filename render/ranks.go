@@ -128,6 +128,11 @@ func RankText(w io.Writer, r *ranks.Report, opt RankOptions) error {
 		"than the average. low15% and high15% are the shares of ranks whose time " +
 		"falls in the lowest and highest 15% of the region's range [min, max].")
 	if approx {
+		if opt.Brief {
+			// Elsewhere ~ marks a change within noise: the mark is named
+			// even without explanations.
+			bw.WriteString("~ median, low15% and high15% approximate (ranks of 256 samples or more)\n\n")
+		}
 		para("~ marks regions where some ranks took 256 samples or more: their median, low15% " +
 			"and high15% are counted from buckets at most 0.8% wide.")
 	}

@@ -129,6 +129,11 @@ func TestRankText(t *testing.T) {
 	assert.Contains(t, out, "undefined", "main has calls but no time")
 	assert.Contains(t, out, "counts as zero time", "said even with -b")
 	assert.NotContains(t, out, "Times are self seconds", "-b: no explanations")
+	// solve's ranks take 400 samples or more: its spread row is counted
+	// from buckets, and ~ (elsewhere a change within noise) is named even
+	// under -b.
+	assert.Contains(t, out, "  solve ~\n")
+	assert.Contains(t, out, "\n~ median, low15% and high15% approximate (ranks of 256 samples or more)\n")
 
 	b.Reset()
 	require.NoError(t, RankText(&b, rep, RankOptions{Top: 2}))
@@ -136,6 +141,8 @@ func TestRankText(t *testing.T) {
 	assert.True(t, strings.HasPrefix(out, "MPI rank analysis"))
 	assert.Contains(t, out, "(2 of 5)")
 	assert.Contains(t, out, "Times are self seconds")
+	assert.Contains(t, out, "~ marks regions where some ranks took 256 samples or more")
+	assert.NotContains(t, out, "~ median, low15% and high15% approximate", "the explanation says it")
 	for _, line := range strings.Split(out, "\n") {
 		assert.LessOrEqual(t, len(line), 200, "%q", line)
 	}

@@ -112,6 +112,8 @@ type Table struct {
 	textOffset uint64 // file offset of .text, when textOffsetOK
 	textOffOK  bool
 	text       []byte // .text, with Options.ReadText
+	// textHasCode: .text has contents in the file (see CodeBefore).
+	textHasCode bool
 	// index speeds up Lookup; nil for a table built by hand.
 	index *addrIndex
 
@@ -232,6 +234,9 @@ func (t *Table) readFileData(f *elf.File, opt Options, raws []rawSym) {
 	text := textSection(f)
 	if text != nil && text.Addr == t.TextLow {
 		t.textOffset, t.textOffOK = text.Offset, true
+		// A file of debug information alone (objcopy --only-keep-debug)
+		// keeps .text's header but not its code.
+		t.textHasCode = text.Type != elf.SHT_NOBITS
 	}
 	if opt.ReadText && text != nil {
 		if b, err := text.Data(); err == nil {

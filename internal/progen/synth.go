@@ -18,7 +18,7 @@ import (
 
 // syntheticVersion is part of the cache directory name; bump it whenever the
 // generated files change for a given seed.
-const syntheticVersion = 1
+const syntheticVersion = 2
 
 // Synthetic describes a synthetic benchmark profile: a C file with Funcs
 // tiny functions, compiled with gcc -pg so that the symbol table is real,
@@ -101,6 +101,9 @@ func (s Synthetic) Source() string {
 // symRange is a function's address range.
 type symRange struct {
 	addr, size uint64
+	// entry is where mcount's arcs enter the function: the return address
+	// of its call to mcount.
+	entry uint64
 }
 
 // WriteGmon writes the GNU gmon.out for the executable exe (built from
@@ -135,7 +138,7 @@ func (s Synthetic) WriteGmon(w io.Writer, exe string) error {
 			highSym, haveHigh = sym.Value, true
 		case elf.ST_TYPE(sym.Info) == elf.STT_FUNC:
 			if i, ok := want[sym.Name]; ok && funcs[i].size == 0 {
-				funcs[i] = symRange{sym.Value, max(sym.Size, 1)}
+				funcs[i] = symRange{addr: sym.Value, size: max(sym.Size, 1)}
 				found++
 			}
 		}
@@ -143,6 +146,9 @@ func (s Synthetic) WriteGmon(w io.Writer, exe string) error {
 	if found != s.Funcs || !haveLow || !haveHigh {
 		return fmt.Errorf("%s: found %d of %d functions (executable_start %v, etext %v); not built from this Source?",
 			exe, found, s.Funcs, haveLow, haveHigh)
+	}
+	if err := findEntries(f, funcs); err != nil {
+		return fmt.Errorf("%s: %w", exe, err)
 	}
 
 	var order binary.AppendByteOrder = binary.LittleEndian
@@ -162,6 +168,44 @@ func (s Synthetic) WriteGmon(w io.Writer, exe string) error {
 		gw.arc(a)
 	}
 	return gw.flush()
+}
+
+// findEntries sets each function's entry: the end of the first call
+// instruction in its first 32 bytes, the call to mcount gcc -pg puts in
+// the prologue (x86: e8 rel32, or ff 15 disp32 through the GOT in PIE
+// code). Arcs that enter there are what mcount records, and what the
+// belonging check of egprof expects.
+func findEntries(f *elf.File, funcs []symRange) error {
+	text := f.Section(".text")
+	if text == nil {
+		return errors.New("no .text")
+	}
+	code, err := text.Data()
+	if err != nil {
+		return err
+	}
+	for i := range funcs {
+		fr := &funcs[i]
+		if fr.addr < text.Addr || fr.addr-text.Addr >= uint64(len(code)) {
+			return fmt.Errorf("function at %#x is outside .text", fr.addr)
+		}
+		start := fr.addr - text.Addr
+		head := code[start:min(uint64(len(code)), start+32)]
+		for k := 0; k+1 < len(head); k++ {
+			if head[k] == 0xe8 && k+5 <= len(head) {
+				fr.entry = fr.addr + uint64(k) + 5
+				break
+			}
+			if head[k] == 0xff && head[k+1] == 0x15 && k+6 <= len(head) {
+				fr.entry = fr.addr + uint64(k) + 6
+				break
+			}
+		}
+		if fr.entry == 0 {
+			return fmt.Errorf("no call to mcount in the first bytes of the function at %#x (not built with -pg on x86?)", fr.addr)
+		}
+	}
+	return nil
 }
 
 // histogram is a histogram record's contents.
@@ -235,7 +279,7 @@ func (s Synthetic) arcs(r *rng, funcs []symRange) []arcRec {
 		caller, callee := funcs[rank[fromRank]], funcs[rank[toRank]]
 		a := arcRec{
 			from: caller.addr + uint64(r.intn(int(caller.size))),
-			self: callee.addr + min(callee.size-1, uint64(r.between(4, 12))),
+			self: callee.entry,
 		}
 		if seen[pair{a.from, a.self}] {
 			return

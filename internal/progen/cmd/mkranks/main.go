@@ -58,7 +58,9 @@ func generate(dir string, nRanks, funcs, arcs int, seed int64) error {
 	if err != nil {
 		return err
 	}
-	out := filepath.Join(dir, fmt.Sprintf("f%d-a%d-s%d", funcs, arcs, seed))
+	// Named after the base profile's folder, which carries the generator's
+	// version: files of an older base are never taken for this one's.
+	out := filepath.Join(dir, filepath.Base(base.Dir))
 	if err := os.MkdirAll(out, 0o777); err != nil {
 		return err
 	}
