@@ -221,10 +221,20 @@ func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 // alone: the initial run's speed is W/(p·t(p, W)) and the scaled work W'
 // solves W'/(p'·t(p', W')) = W/(p·t(p, W)), so that psi = p'·W/(p·W').
 // With no work term (K = 0) the speed is proportional to the work and
-// W' = W·p'·t(p')/(p·t(p)); otherwise W' is the smallest root found on a
-// geometric grid from W/10⁶ to W·10⁶ (200 points per decade) refined by
-// bisection. ok is false when the model is not fitted or the speed is
-// never reached.
+// W' = W·p'·t(p')/(p·t(p)); otherwise W' is a root found on a geometric
+// grid from W/10⁶ to W·10⁶ (200 points per decade) refined by bisection.
+//
+// Which root: ln of the speed, ln W − ln p − ln(C0 + c·W^K), is concave in
+// ln W, its slope 1 − K·c·W^K/t falling from 1 to 1 − K. When K > 1 and
+// C0 > 0 the speed therefore rises with the work while the constant
+// dominates, peaks, then falls, and a speed below the peak is reached at
+// two works. W' is the one on the initial run's side of the peak: where
+// the speed rises with the work if it rises at (p, W), else where it
+// falls. That is the root that follows W continuously from p' = p, where
+// it is W itself (psi(p, p) = 1); the other lies where the fitted
+// constant dominates, far from the measured works (TestIsospeedRootSide).
+// ok is false when the model is not fitted or the speed is never reached
+// on that side.
 func (m *Model) Isospeed(p, w, to float64) Scaling {
 	t0 := m.At(p, w)
 	sc := Scaling{From: Point{P: p, W: w, T: t0}, To: to}
@@ -247,6 +257,12 @@ func (m *Model) Isospeed(p, w, to float64) Scaling {
 		wp = target * to * m.At(to, w)
 	default:
 		const perDecade, decades = 200, 6
+		// The sign the speed gap takes below the root on the initial
+		// run's side of the peak: negative where the speed rises.
+		below := -1.0
+		if m.C1*m.K*term(p, w, m.I, m.J, m.K) > t0 {
+			below = 1
+		}
 		lo := w * math.Pow(10, -decades)
 		step := math.Pow(10, 1.0/perDecade)
 		prev := speedGap(lo)
@@ -255,6 +271,8 @@ func (m *Model) Isospeed(p, w, to float64) Scaling {
 			hi := lo * step
 			cur := speedGap(hi)
 			switch {
+			case prev*below <= 0:
+				// not coming from the side this root is approached from
 			case cur == 0:
 				wp, found = hi, true
 			case prev*cur < 0:

@@ -484,3 +484,72 @@ func TestChiSquareQuantile(t *testing.T) {
 		assert.InDelta(t, want, chiSquareQuantile(k, 2), 0.15, "%g degrees", k)
 	}
 }
+
+// TestIsospeedRootSide checks which W' the model's isospeed equation
+// gives when the speed is not monotonic in the work. With a time that
+// grows faster than the work (K > 1) and a constant, the speed rises with
+// W, peaks and falls, so a speed below the peak is reached at two works;
+// W' must be the one on the initial run's side of the peak, the one that
+// is W itself at p' = p.
+func TestIsospeedRootSide(t *testing.T) {
+	// By hand: t = 1 + W²/p gives the speed s = W/(p·t) = W/(p + W²),
+	// which peaks at W = √p. Equal speeds s0 at p' solve
+	// s0·W'² − W' + s0·p' = 0, so W' = (1 ± √(1 − 4·s0²·p'))/(2·s0):
+	// the + root past the peak, the − root before it.
+	hand := Model{C0: 1, C1: 1, I: -1, K: 2, Terms: 2, HasConst: true, OK: true}
+	roots := func(p, w, q float64) (rising, falling float64) {
+		s0 := w / (p + w*w)
+		d := math.Sqrt(1 - 4*s0*s0*q)
+		return (1 - d) / (2 * s0), (1 + d) / (2 * s0)
+	}
+	for _, tc := range []struct {
+		p, w, q float64
+		past    bool // the initial run is past its peak (W > √p)
+	}{
+		{1, 4, 4, true},     // W' = (17 + √33)/8 = 2.843, psi = 5.628 (the smaller root, 1.407, gave 11.37)
+		{1, 4, 2, true},     // the initial run past the peak: the larger root
+		{1, 0.25, 2, false}, // before the peak: the smaller root, as before
+		{2, 0.5, 3, false},
+	} {
+		rising, falling := roots(tc.p, tc.w, tc.q)
+		want := rising
+		if tc.past {
+			want = falling
+		}
+		got := hand.Isospeed(tc.p, tc.w, tc.q)
+		name := fmt.Sprintf("p=%g W=%g p'=%g", tc.p, tc.w, tc.q)
+		require.True(t, got.OK, name)
+		assert.InEpsilon(t, want, got.WPrime, 1e-9, name)
+		assert.InEpsilon(t, tc.q*tc.w/(tc.p*want), got.Psi, 1e-9, name)
+	}
+	// Past the peak at p=1, W=4, the speed 4/17 at p'=17 is above the
+	// peak's 1/(2·√17) = 0.121: no W' on either side.
+	assert.False(t, hand.Isospeed(1, 4, 17).OK)
+
+	// The ScaLAPACK LU runs (-O0, W = n², the slowest rank's sampled
+	// seconds from the gmon files) that printed P psi(2,4) = 24.222.
+	pts := []Point{
+		{P: 2, W: 6.25e6, T: 5.61}, {P: 2, W: 1.225e7, T: 15.28},
+		{P: 4, W: 6.25e6, T: 2.91}, {P: 4, W: 1.225e7, T: 7.62},
+	}
+	m := Fit(pts, true)
+	require.True(t, m.OK)
+	assert.Equal(t, "0.168 + 7e-10·p^(-1)·W^1.5", m.String())
+	// Independently (Python, plain least squares on the relative
+	// residuals of C0 + C1·W^1.5/p, then every sign change of
+	// ln s(4, W') − ln s(2, 6.25e6) on a 200000-point log grid from
+	// W/10⁶ to W·10⁶, bisected): C0 = 0.167744713, C1 = 6.9966192e-10;
+	// the speed at p=2 peaks at W = 9.7e5 and falls at 6.25e6 (slope of
+	// ln s in ln W −0.455); the two roots at p'=4 are W' = 516050.488
+	// (psi 24.2224362, where the constant is 72 % of the time) and
+	// W' = 5817068.27 (psi 2.1488488, 7 % below the smallest measured
+	// work, where the speed falls too).
+	assert.InEpsilon(t, 0.167744713, m.C0, 1e-8)
+	assert.InEpsilon(t, 6.9966192e-10, m.C1, 1e-7)
+	got := m.Isospeed(2, 6.25e6, 4)
+	require.True(t, got.OK)
+	assert.InEpsilon(t, 5817068.27, got.WPrime, 1e-8)
+	assert.InDelta(t, 2.1488488, got.Psi, 1e-6)
+	// psi changes continuously from psi(2, 2) = 1.
+	assert.InDelta(t, 1, m.Isospeed(2, 6.25e6, 2.001).Psi, 1e-3)
+}
