@@ -112,7 +112,7 @@ func (c *config) reportExperiment(stdout io.Writer, stderr io.Writer) int {
 		if err != nil {
 			return fail(fmt.Errorf("writing the plots: %w", err))
 		}
-		if len(files) == 0 {
+		if len(files) == 0 && len(reply.Skipped) == 0 {
 			fmt.Fprintf(stderr, "%s: warning: --plots: the experiment has no %s and %s columns, so there is nothing to plot\n", c.argv0, cfg.ProcsDim, cfg.WorkDim)
 		}
 	}

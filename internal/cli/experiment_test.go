@@ -468,6 +468,8 @@ func TestExperimentEndToEnd(t *testing.T) {
 				pair = "O0-O2"
 			}
 			assert.Contains(t, names, "scalability-build-"+pair+".svg")
+		} else {
+			assert.Regexp(t, `warning: --plots: scalability-build-O[02]-O[02]\.svg is not written: O[02] and O[02] take equal times at the initial state`, res.Stderr)
 		}
 		assert.True(t, slices.ContainsFunc(names, func(n string) bool { return strings.HasPrefix(n, "time-build_O2-01-") }), "%v", names)
 	})
@@ -499,6 +501,40 @@ func TestExperimentEndToEnd(t *testing.T) {
 		svgs, _ := filepath.Glob(filepath.Join(plots, "scalability-*.svg"))
 		assert.Empty(t, svgs, "no empty scalability plot")
 		for _, b := range expBuild {
+			assert.FileExists(t, filepath.Join(plots, "speed-vs-work-build_"+b+".svg"))
+		}
+	})
+
+	// Two combinations of the same profiles take equal times at the
+	// initial state: there is no slower one and no crossing point, so the
+	// scalability plot is not written, and stderr says which and why
+	// (as the README's example did, silently, when -O0 and -O2 happened
+	// to take 0.120 s each at p=1).
+	t.Run("plots with equal initial times", func(t *testing.T) {
+		withChartsHelper(t)
+		data, err := os.ReadFile(fx.table)
+		require.NoError(t, err)
+		lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+		kept := []string{lines[0]}
+		var copies []string
+		for _, l := range lines[1:] {
+			if f := strings.Split(l, "\t"); f[2] == "O0" {
+				kept = append(kept, l)
+				f[2] = "same"
+				copies = append(copies, strings.Join(f, "\t"))
+			}
+		}
+		require.Len(t, copies, len(expSizes)*len(expProcs))
+		twice := filepath.Join(fx.dir, "twice.tsv")
+		require.NoError(t, os.WriteFile(twice, []byte(strings.Join(append(kept, copies...), "\n")+"\n"), 0o666))
+		plots := filepath.Join(fx.dir, "plots-equal")
+		res := testenv.RunMain(run, "egprof", "-b", "--experiment="+twice, "--compare-dim=build", "--plots="+plots)
+		require.Equal(t, 0, res.Code, res.Stderr)
+		require.Contains(t, res.Stdout, "equal times, so no crossing point is defined")
+		assert.Regexp(t, `(?m)^egprof: warning: --plots: scalability-build-(O0-same|same-O0)\.svg is not written: (O0 and same|same and O0) take equal times at the initial state \(p=1, W=1e\+06: [0-9.]+ s each\), so alpha = 1, neither is the slower and no crossing point is defined$`, res.Stderr)
+		svgs, _ := filepath.Glob(filepath.Join(plots, "scalability-*.svg"))
+		assert.Empty(t, svgs)
+		for _, b := range []string{"O0", "same"} {
 			assert.FileExists(t, filepath.Join(plots, "speed-vs-work-build_"+b+".svg"))
 		}
 	})

@@ -26,19 +26,25 @@ const plotFunctions = 6
 // isospeed level; per range comparison, the two scalability curves with
 // the crossing point. Each is named by what it shows, such as
 // "speed-vs-work.svg"; there are none without SCALA's figures. skipped
-// says, for each figure left out, why: a scalability plot none of whose
-// p' has a bracketed psi would show nothing but its initial point.
+// says, for each figure of a SCALA report or range comparison that is left
+// out, its name and why (no run with samples, a function with no time, no
+// comparison possible, equal initial times, no larger process count, or no
+// known psi, where the plot would show nothing but its initial point).
 func ExperimentCharts(res *experiment.Result) (charts []Chart, skipped []string, err error) {
 	add := func(name string, p *plot.Plot) {
 		charts = append(charts, Chart{Name: name, WriteSVG: func(w io.Writer) error { return writePlot(w, p) }})
 	}
+	skip := func(name, why string, args ...any) {
+		skipped = append(skipped, name+" is not written: "+fmt.Sprintf(why, args...))
+	}
 	for _, s := range res.Scala {
-		if len(s.Points) == 0 {
-			continue
-		}
-		suffix := ""
+		suffix, of := "", ""
 		if s.Combination != "" {
-			suffix = "-" + fileSafe(s.Combination)
+			suffix, of = "-"+fileSafe(s.Combination), " of "+s.Combination
+		}
+		if len(s.Points) == 0 {
+			skip("speed-vs-work"+suffix+".svg (nor any time"+suffix+"-*.svg)", "no run%s has samples, so there is no speed or time to plot", of)
+			continue
 		}
 		shown := s.Functions[:min(len(s.Functions), plotFunctions)]
 		names := make([]string, len(shown))
@@ -51,10 +57,12 @@ func ExperimentCharts(res *experiment.Result) (charts []Chart, skipped []string,
 			if err != nil {
 				return nil, nil, err
 			}
+			name := fmt.Sprintf("time%s-%02d-%s.svg", suffix, k+1, fileSafe(f.Name))
 			if p == nil {
+				skip(name, "%s has no time in any run%s", f.Name, of)
 				continue
 			}
-			add(fmt.Sprintf("time%s-%02d-%s.svg", suffix, k+1, fileSafe(f.Name)), p)
+			add(name, p)
 		}
 		p, err := speedPlot(res, s)
 		if err != nil {
@@ -64,18 +72,27 @@ func ExperimentCharts(res *experiment.Result) (charts []Chart, skipped []string,
 	}
 	for i := range res.Ranges {
 		r := &res.Ranges[i]
-		if r.Problem != "" || r.Equal || len(r.Steps) == 0 {
-			continue
-		}
 		name := fmt.Sprintf("scalability-%s-%s-%s", fileSafe(r.Dim), fileSafe(r.Slower), fileSafe(r.Faster))
 		if r.Context != "" {
 			name += "-" + fileSafe(r.Context)
 		}
 		name += ".svg"
-		if !slices.ContainsFunc(r.Steps, func(st experiment.CrossStep) bool { return st.Phi.OK || st.Psi.OK }) {
-			skipped = append(skipped, fmt.Sprintf("%s is not written: no psi of %s or %s from p=%s, W=%s is known at any larger p' "+
+		initial := fmt.Sprintf("p=%s, W=%s", tickLabel(r.Initial.P), tickLabel(r.Initial.W))
+		switch {
+		case r.Problem != "":
+			skip(name, "no range comparison: %s", r.Problem)
+			continue
+		case r.Equal:
+			skip(name, "%s and %s take equal times at the initial state (%s: %s s each), so alpha = 1, "+
+				"neither is the slower and no crossing point is defined", r.Slower, r.Faster, initial, strconv.FormatFloat(r.Initial.T, 'f', 3, 64))
+			continue
+		case len(r.Steps) == 0:
+			skip(name, "%s and %s have no process count above p=%s in common, so there is no p' to compare at", r.Slower, r.Faster, tickLabel(r.Initial.P))
+			continue
+		case !slices.ContainsFunc(r.Steps, func(st experiment.CrossStep) bool { return st.Phi.OK || st.Psi.OK }):
+			skip(name, "no psi of %s or %s from %s is known at any larger p' "+
 				"(the runs there do not bracket the initial speed, or their speed does not depend on the work)",
-				name, r.Slower, r.Faster, tickLabel(r.Initial.P), tickLabel(r.Initial.W)))
+				r.Slower, r.Faster, initial)
 			continue
 		}
 		p, err := crossingPlot(r)

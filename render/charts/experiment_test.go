@@ -3,6 +3,7 @@ package charts
 import (
 	"bytes"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -55,8 +56,11 @@ func TestExperimentCharts(t *testing.T) {
 	}{
 		{"designed", []float64{1, 2, 4, 8}, []float64{100, 200, 400, 800, 1600, 6400},
 			[]string{"speed-vs-work-build_A.svg", "time-build_B-01-solve_with_odd__chars.svg", "scalability-build-A-B.svg"}, ""},
-		{"one process count", []float64{4}, []float64{100, 1000}, []string{"speed-vs-work-build_A.svg"}, ""},
-		{"one run", []float64{1}, []float64{100}, []string{"speed-vs-work-build_B.svg"}, ""},
+		// One process count: no p' to compare at, said so.
+		{"one process count", []float64{4}, []float64{100, 1000}, []string{"speed-vs-work-build_A.svg"},
+			"scalability-build-B-A.svg is not written: B and A have no process count above p=4 in common"},
+		{"one run", []float64{1}, []float64{100}, []string{"speed-vs-work-build_B.svg"},
+			"scalability-build-A-B.svg is not written: A and B have no process count above p=1 in common"},
 		// One work per process count: no speed at p' > 1 is bracketed,
 		// so the scalability plot would hold the initial point alone.
 		{"nothing bracketed", []float64{1, 2, 4}, []float64{100}, []string{"speed-vs-work-build_A.svg"},
@@ -90,6 +94,72 @@ func TestExperimentCharts(t *testing.T) {
 	charts, _, err := ExperimentCharts(&experiment.Result{})
 	assert.NoError(t, err)
 	assert.Empty(t, charts, "nothing to plot without SCALA")
+}
+
+// TestExperimentChartsSkippedSaySo checks that every figure --plots asks
+// for and ExperimentCharts leaves out is named in skipped with its reason
+// (egprof prints each as a warning on stderr), one case per reason.
+func TestExperimentChartsSkippedSaySo(t *testing.T) {
+	procs, works := []float64{1, 2, 4}, []float64{100, 400}
+	same := measure(1, 0, 0, 20, procs, works)
+	compare := func(a, b []experiment.Point) experiment.RangeResult {
+		r := experiment.RangeResult{Dim: "build"}
+		c, err := experiment.RangeCompare("A", a, "B", b)
+		if err != nil {
+			r.Problem, r.Slower, r.Faster = err.Error(), "A", "B"
+		} else {
+			r.Comparison = c
+		}
+		return r
+	}
+	at := func(pts []experiment.Point, ps ...float64) []experiment.Point {
+		var out []experiment.Point
+		for _, pt := range pts {
+			if slices.Contains(ps, pt.P) {
+				out = append(out, pt)
+			}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		res  func() *experiment.Result
+		want string
+	}{
+		{"equal initial times", func() *experiment.Result {
+			return &experiment.Result{Ranges: []experiment.RangeResult{compare(same, same)}}
+		}, "scalability-build-A-B.svg is not written: A and B take equal times at the initial state (p=1, W=100: 120.000 s each), " +
+			"so alpha = 1, neither is the slower and no crossing point is defined"},
+		{"no comparison", func() *experiment.Result {
+			return &experiment.Result{Ranges: []experiment.RangeResult{compare(at(same, 1), at(same, 2, 4))}}
+		}, "scalability-build-A-B.svg is not written: no range comparison: A and B have no process count in common"},
+		{"no larger p' in common", func() *experiment.Result {
+			return &experiment.Result{Ranges: []experiment.RangeResult{compare(at(same, 1, 2), at(measure(2, 0, 0, 20, procs, works), 1, 4))}}
+		}, "scalability-build-A-B.svg is not written: A and B have no process count above p=1 in common, so there is no p' to compare at"},
+		{"no run with samples", func() *experiment.Result {
+			return &experiment.Result{Scala: []*experiment.ScalaReport{{Combination: "build=C"}}}
+		}, "speed-vs-work-build_C.svg (nor any time-build_C-*.svg) is not written: no run of build=C has samples, so there is no speed or time to plot"},
+		{"function with no time", func() *experiment.Result {
+			res := scalaResult(procs, works)
+			res.Ranges = nil
+			res.Scala = res.Scala[:1]
+			idle := slices.Clone(res.Scala[0].Points)
+			for i := range idle {
+				idle[i].T = 0
+			}
+			res.Scala[0].Functions = append(res.Scala[0].Functions, experiment.FunctionScaling{Name: "idle", Points: idle})
+			return res
+		}, "time-build_A-02-idle.svg is not written: idle has no time in any run of build=A"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			charts, skipped, err := ExperimentCharts(tc.res())
+			require.NoError(t, err)
+			assert.Equal(t, []string{tc.want}, skipped)
+			for _, c := range charts {
+				assert.NotEqual(t, strings.Fields(tc.want)[0], c.Name, "named as not written, but written")
+			}
+		})
+	}
 }
 
 func TestAxisLabel(t *testing.T) {
