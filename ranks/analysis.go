@@ -577,9 +577,11 @@ func (rep *Report) clusterRanks(s *Summary, rd *rankReader, idx []int, name func
 		if pts.err != nil {
 			return pts.err
 		}
-		rc := RankCluster{Size: members.n, Ranks: members.String(), First: members.first, Last: members.last, Spacing: members.spacing()}
+		// Separating is never nil: JSON readers get [] for none.
+		rc := RankCluster{Size: members.n, Ranks: members.String(), First: members.first, Last: members.last, Spacing: members.spacing(),
+			Separating: []Separation{}}
 		if cl.K > 1 {
-			var seps []Separation
+			seps := []Separation{}
 			for d := range dims {
 				diff := a[d]/float64(na) - b[d]/float64(max(nb, 1))
 				if math.Abs(diff) >= 0.05 {

@@ -226,7 +226,11 @@ func rankByPattern(re *regexp.Regexp, name string) (int, error) {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 0 {
-		return 0, fmt.Errorf("%s: %q is not a rank number", name, s)
+		what := "the pattern's first group"
+		if len(m) == 1 {
+			what = "the pattern, which has no group (put the rank's digits in one: rank([0-9]+)),"
+		}
+		return 0, fmt.Errorf("%s: %s matches %q, which is not a rank number", name, what, s)
 	}
 	return n, nil
 }

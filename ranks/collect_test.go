@@ -67,6 +67,9 @@ func TestAssignRanks(t *testing.T) {
 		{"three times", []string{"gmon.rank4.1", "gmon.rank4.2", "gmon.rank4.3"}, "", nil, "rank 4 given twice: gmon.rank4.1 and gmon.rank4.2"},
 		{"positions never repeat", []string{"a", "b", "c"}, "", []int{0, 1, 2}, ""},
 		{"bad pattern", []string{"x"}, `(`, nil, "--rank-pattern"},
+		{"a pattern without a group", []string{"out_3.gmon"}, `out_`, nil,
+			`out_3.gmon: the pattern, which has no group (put the rank's digits in one: rank([0-9]+)), matches "out_", which is not a rank number`},
+		{"a group of no digits", []string{"out_x3.gmon"}, `out_([a-z])`, nil, `out_x3.gmon: the pattern's first group matches "x", which is not a rank number`},
 	}
 	for _, tt := range tests {
 		in := NewInputs(tt.files)

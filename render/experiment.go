@@ -539,7 +539,16 @@ func orNBScaled(sc experiment.Scaling, alpha float64) string {
 	return psiText(sc)
 }
 
-func full(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+// full formats v for TSV and JSON with the fewest digits that read back
+// as v.
+func full(v float64) string {
+	// Plain digits where they are short enough, so that a count of two
+	// million reads 2334252.5 next to 933701, not 2.3342525e+06.
+	if a := math.Abs(v); v == 0 || a >= 1e-4 && a < 1e15 {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
 
 // writeExperimentTSV writes every table as tab-separated values in the
 // framing of TSVTable: perdac (one per dimension), scala_runs, scala_psi

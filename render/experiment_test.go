@@ -167,3 +167,24 @@ func TestTSVTable(t *testing.T) {
 	require.NoError(t, TSVTable(&b, "demo", []string{"a", "b"}, [][]string{{"1", "x\ty"}, {"n/b", "two\nlines"}}))
 	assert.Equal(t, "#table\tdemo\na\tb\n1\tx y\nn/b\ttwo lines\n\n", b.String())
 }
+
+// TestFullNumbers: the TSV and JSON numbers read back exactly, in plain
+// digits unless very small or very large (a mean of calls next to a
+// whole count no longer switches to an exponent).
+func TestFullNumbers(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		want string
+	}{
+		{2334252.5, "2334252.5"},
+		{933701, "933701"},
+		{0, "0"},
+		{-0.125, "-0.125"},
+		{0.0001, "0.0001"},
+		{0.00001, "1e-05"},
+		{1e15, "1e+15"},
+		{123456789012345, "123456789012345"},
+	} {
+		assert.Equal(t, tc.want, full(tc.v), "%v", tc.v)
+	}
+}

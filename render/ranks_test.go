@@ -167,6 +167,20 @@ func TestRankTSVAndJSON(t *testing.T) {
 	assert.Equal(t, rep.Regions, back.Regions)
 	assert.Equal(t, rep.Activities, back.Activities)
 	assert.Equal(t, rep.P, back.P)
+	// Every cluster has a list of separating regions, empty rather than
+	// null where none differs by 5% (JSON readers iterate it).
+	for _, p := range []int{1, 16} { // one rank: one cluster, nothing separates it
+		b.Reset()
+		require.NoError(t, RankJSON(&b, rankReport(t, p)))
+		var raw struct {
+			RankClusters []map[string]json.RawMessage `json:"rank_clusters"`
+		}
+		require.NoError(t, json.Unmarshal(b.Bytes(), &raw))
+		require.NotEmpty(t, raw.RankClusters)
+		for _, c := range raw.RankClusters {
+			assert.NotEqual(t, "null", string(c["separating"]), "%d ranks", p)
+		}
+	}
 }
 
 func TestShortRanks(t *testing.T) {
