@@ -96,8 +96,9 @@ type Graph struct {
 	// ByTime lists all entries (cycles included) in call-graph order:
 	// entry ByTime[k] has Index k+1.
 	ByTime []int
-	// Credited and Unresolved count samples that fell inside a symbol and
-	// arcs dropped because an end was outside every symbol.
+	// CreditedSamples is the sum of the samples credited to the flat
+	// profile's symbols (their Ticks); DroppedArcs counts the arcs dropped
+	// because an end was outside every symbol.
 	CreditedSamples float64
 	DroppedArcs     int
 
@@ -167,8 +168,28 @@ func (g *Graph) flatSelected(addr uint64) bool {
 func (g *Graph) FlatSelected(i int) bool { return g.flatSelected(g.Syms.Syms[i].Addr) }
 
 // Seconds is the profile's total time in seconds, the flat profile's
-// total (0 without a sampling rate).
+// total: the sum of its self seconds, where its cumulative column ends,
+// the flame graph's root and, unless -E or -F take time out, the call
+// graph's total (0 without a sampling rate). The header of the HTML page,
+// the differential profile's totals and --fail-if-slower's check use it.
+//
+// It is not SampledSeconds: gprof credits each symbol overlap/scale of a
+// bin's count, the bin's edges truncated to whole 2-byte units, so with a
+// scale that is not whole (most x86-64 profiles: 1.9974 for the demo) a
+// bin's credits can sum to more or less than its count, and samples
+// outside every symbol are credited to none.
 func (g *Graph) Seconds() float64 {
+	if g.HZ == 0 {
+		return 0
+	}
+	return g.CreditedSamples / float64(g.HZ)
+}
+
+// SampledSeconds is the time of the samples themselves, each counted once
+// (gprof's total_time: every histogram sample but those in symbols left
+// out of the flat profile), the denominator of the flat profile's
+// percentages (0 without a sampling rate).
+func (g *Graph) SampledSeconds() float64 {
 	if g.HZ == 0 {
 		return 0
 	}

@@ -116,7 +116,7 @@ func sigProfile(diffMode bool) *Profile {
 	for _, f := range sigFunctions {
 		plusSelf += f.plus
 	}
-	p := &Profile{Plus: &callgraph.Graph{HZ: 100, TotalTime: plusSelf * 100}}
+	p := &Profile{Plus: &callgraph.Graph{HZ: 100, TotalTime: plusSelf * 100, CreditedSamples: plusSelf * 100}}
 	if diffMode {
 		p.Minus = &callgraph.Graph{HZ: 100}
 	}
@@ -329,7 +329,7 @@ func TestClimbBacksUp(t *testing.T) {
 	// main (0) -> a (1) -> hot (2); a is also called by b (3), which b
 	// and c (4) call in a cycle: b <-> c, nothing else calls them. The
 	// cycle's arc into a carries more time than main's.
-	p := &Profile{Plus: &callgraph.Graph{HZ: 100, TotalTime: 1000}}
+	p := &Profile{Plus: &callgraph.Graph{HZ: 100, TotalTime: 1000, CreditedSamples: 1000}}
 	for i, name := range []string{"main", "a", "hot", "b", "c"} {
 		self := map[string]float64{"hot": 5, "b": 2.5, "c": 2.5}[name]
 		p.Functions = append(p.Functions, Function{Name: name, Minus: Side{Entry: -1},

@@ -228,7 +228,8 @@ func (ps *profiles) readRow(e *Experiment, opt LoadOptions, i int, obs *Observat
 		}
 	}
 	obs.Present = ps.present[t]
-	obs.Total = g.Seconds()
+	// The run's samples, each counted once: the count its noise is of.
+	obs.Total = g.SampledSeconds()
 	obs.HZ = hz
 	return nil
 }

@@ -32,7 +32,7 @@ type diffGraphJS struct {
 // diffPage is the page of a differential profile.
 func diffPage(d *diff.Profile, opt Options) (*page, Stats, error) {
 	p := &page{Kind: "diff", Title: title("diff", opt), Command: commandLine(opt.Command)}
-	p.Sides = []sideJSON{graphSide("+", opt.Plus, d.Plus, d.PlusScale), graphSide("-", opt.Minus, d.Minus, d.MinusScale)}
+	p.Sides = []sideJSON{graphSide("+", opt.Plus, d.Plus, d.PlusTotal()), graphSide("-", opt.Minus, d.Minus, d.MinusTotal())}
 	p.Names = d.Labels(opt.Naming)
 	p.Impact = impactTable(d, opt)
 	id := make([]int, len(d.Functions))

@@ -316,12 +316,13 @@ func commandLine(argv []string) string {
 	return strings.Join(out, " ")
 }
 
-// graphSide describes a side of the profile for the header.
-func graphSide(sign string, s Side, g *callgraph.Graph, scale float64) sideJSON {
+// graphSide describes a side of the profile for the header; seconds is
+// the side's total (diff.Profile's PlusTotal or MinusTotal).
+func graphSide(sign string, s Side, g *callgraph.Graph, seconds float64) sideJSON {
 	sd := sideJSON{Sign: sign, Exe: s.Exe, Files: shortList(s.Files, sideFilesShown), Count: len(s.Files)}
 	if g != nil {
 		sd.HZ = g.HZ
-		sd.Seconds = secs(g.TotalTime / float64(g.HZ) * scale)
+		sd.Seconds = secs(seconds)
 	}
 	return sd
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -230,6 +232,51 @@ func TestDiffPageMatchesImpactTable(t *testing.T) {
 			assert.Len(t, p.Graph.Nodes, len(sel.Nodes))
 		})
 	}
+}
+
+// TestHeaderTotalMatchesGprof: the header's total of each side is the
+// total of GNU gprof's report for the same files, where its flat profile's
+// cumulative column ends and its call graph's "of N seconds", as the
+// flame graph's root is. It is not the count of the histogram's samples:
+// gprof credits each function overlap/scale of a bin's count, the bin's
+// edges truncated to whole 2-byte units, and with cycles' scale of 1.9975
+// the credits sum to 35.04 s per 35.00 s of samples. A hundred copies of a
+// profile make the difference show at two decimals (the synthetic
+// profile's 77997.67 s against 77997.93 s is the same).
+func TestHeaderTotalMatchesGprof(t *testing.T) {
+	gprof := testenv.Gprof(t)
+	dir := filepath.Join(testenv.Root(t), "testdata", "progs", "cycles")
+	exe := filepath.Join(dir, "prog")
+	granularity := regexp.MustCompile(`(?m)^granularity: .* of ([0-9.]+) seconds$`)
+	// copies returns n copies of dir's profile file and gprof's total
+	// for them, checked to be the same in both of its places.
+	copies := func(file string, n int) ([]string, string) {
+		files := slices.Repeat([]string{filepath.Join(dir, file)}, n)
+		out := testenv.Output(t, gprof, "", append([]string{"-b", exe}, files...)...)
+		flat, err := testenv.ParseFlat(out)
+		require.NoError(t, err)
+		require.NotEmpty(t, flat)
+		m := granularity.FindStringSubmatch(out)
+		require.NotNil(t, m, "gprof's call graph has no granularity line")
+		cum := render.Fixed(flat[len(flat)-1].Cumulative, 2)
+		require.Equal(t, m[1], cum, "gprof's two totals")
+		return files, cum
+	}
+	plusFiles, plusTotal := copies("gmon.out", 100)
+	minusFiles, minusTotal := copies("gmon2.out", 100)
+	require.Equal(t, []string{"35.04", "63.08"}, []string{plusTotal, minusTotal}, "gprof's totals")
+
+	plus := testprof.Graph(t, exe, plusFiles...)
+	_, p := pageData(t, diff.Single(plus, diff.Options{}), Options{Plus: Side{Exe: "prog", Files: plusFiles}})
+	require.Len(t, p.Sides, 1)
+	assert.Equal(t, plusTotal, p.Sides[0].Seconds, "single page's header")
+	assert.Equal(t, plusTotal, render.Fixed(float64(p.Flame.Plus[0])/1e9, 2), "single page's flame graph")
+
+	minus := testprof.Graph(t, exe, minusFiles...)
+	_, p = pageData(t, diff.Subtract(plus, minus, diff.Options{}), Options{})
+	require.Len(t, p.Sides, 2)
+	assert.Equal(t, plusTotal, p.Sides[0].Seconds, "diff page's '+' header")
+	assert.Equal(t, minusTotal, p.Sides[1].Seconds, "diff page's '-' header")
 }
 
 // TestFlameBound checks that the flame graph keeps at most MaxFlameNodes

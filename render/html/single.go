@@ -43,7 +43,7 @@ const (
 func singlePage(d *diff.Profile, opt Options) (*page, Stats, error) {
 	g := d.Plus
 	p := &page{Kind: "single", Title: title("single", opt), Command: commandLine(opt.Command)}
-	p.Sides = []sideJSON{graphSide("", opt.Plus, g, 1)}
+	p.Sides = []sideJSON{graphSide("", opt.Plus, g, d.PlusTotal())}
 	p.Names = entryNames(d, opt)
 	if g.HasHist {
 		p.Flat = flatProfile(g, opt)
