@@ -186,6 +186,26 @@ type Series struct {
 	Ranks   []int       // rank numbers, ascending
 	Seconds [][]float64 // [region][rank]
 	Mean    []float64   // per region, over all ranks
+	Spread  []Spread    // per region, what its box plot draws
+}
+
+// Spread is a region's five numbers over the ranks, in seconds, as the box
+// plot draws them: Min, Median and Max are its RegionRow's, and Q1 and Q3
+// the quartiles counted by the median's rule (the times of rank orders
+// ⌈P/4⌉ and ⌈3P/4⌉ among the P ranks, from the same histogram of whole
+// samples, kept between Min and Max).
+type Spread struct {
+	Min, Q1, Median, Q3, Max float64
+}
+
+// regionSpread computes region i's Spread: the one rule for its median,
+// quartiles, minimum and maximum.
+func (s *Summary) regionSpread(i int) Spread {
+	rt := &s.RegionTime[i]
+	lo, hi := float64(rt.Min), float64(rt.Max)
+	q := s.RegionSketch[i].Quantiles(rt.N-rt.NonZero, 0.25, 0.5, 0.75)
+	at := func(k int) float64 { return s.Seconds(min(max(FixedOne*q[k], lo), hi)) }
+	return Spread{Min: s.Seconds(lo), Q1: at(0), Median: at(1), Q3: at(2), Max: s.Seconds(hi)}
 }
 
 // Analyze computes the report of a summary. It fails only when the ranks
@@ -413,16 +433,17 @@ func (s *Summary) regionRow(i int, x Indices, t [][]float64, name func(string) s
 	P := s.P()
 	rt, rc := &s.RegionTime[i], &s.RegionCalls[i]
 	sec := func(v float64) float64 { return s.Seconds(v) }
+	spread := s.regionSpread(i)
 	row := RegionRow{
 		Name:      name(s.Regions[i]),
 		Seconds:   x.RegionTime[i],
 		ID:        x.IDC[i],
 		SID:       x.SIDC[i],
 		Mean:      sec(rt.Mean()),
-		Median:    sec(min(max(FixedOne*s.RegionSketch[i].Quantiles(rt.N-rt.NonZero, 0.5)[0], float64(rt.Min)), float64(rt.Max))),
-		Min:       sec(float64(rt.Min)),
+		Median:    spread.Median,
+		Min:       spread.Min,
 		MinRank:   rt.MinRank,
-		Max:       sec(float64(rt.Max)),
+		Max:       spread.Max,
 		MaxRank:   rt.MaxRank,
 		ZeroRanks: int(rt.N - rt.NonZero),
 		Stdev:     sec(rt.Stdev()),
@@ -494,6 +515,7 @@ func (s *Summary) series(rd *rankReader, idx []int, name func(string) string) (S
 		sr.Regions = append(sr.Regions, name(s.Regions[i]))
 		sr.Seconds = append(sr.Seconds, make([]float64, P))
 		sr.Mean = append(sr.Mean, s.Seconds(s.RegionTime[i].Mean()))
+		sr.Spread = append(sr.Spread, s.regionSpread(i))
 	}
 	for p := range P {
 		ri, err := rd.at(p)

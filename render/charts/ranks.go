@@ -385,6 +385,13 @@ func boxPanels(r *ranks.Report) ([]*plot.Plot, error) {
 		if err != nil {
 			return nil, err
 		}
+		// The box draws the analysis's numbers, not gonum's own (the
+		// mean of the two middle times for an even number of ranks,
+		// Tukey's fences): the median the spread table prints, the
+		// quartiles by its rule, whiskers to the table's min and max.
+		sp := s.Spread[k]
+		b.Min, b.Quartile1, b.Median, b.Quartile3, b.Max = sp.Min, sp.Q1, sp.Median, sp.Q3, sp.Max
+		b.AdjLow, b.AdjHigh, b.Outside = sp.Min, sp.Max, nil
 		b.Horizontal = true
 		b.FillColor = color.RGBA{R: 200, G: 215, B: 235, A: 255}
 		p.Add(b)
@@ -403,7 +410,7 @@ func boxPanels(r *ranks.Report) ([]*plot.Plot, error) {
 			sc.GlyphStyle.Color = color.RGBA{R: 40, G: 40, B: 40, A: 160}
 			p.Add(sc)
 		}
-		lo, hi := math.Inf(1), math.Inf(-1)
+		lo, hi := sp.Min, sp.Max
 		for _, v := range vals {
 			lo, hi = min(lo, v), max(hi, v)
 		}
