@@ -13,12 +13,32 @@ func (t *Table) CodeBefore(addrs []uint64, n int) ([][]byte, error) {
 	if !ok || !t.textHasCode {
 		return make([][]byte, len(addrs)), nil
 	}
+	out := make([][]byte, len(addrs))
+	if t.lines != nil {
+		// The debug sections' mapping of the whole file, when Load made
+		// one, holds the code too.
+		fromMapping := true
+		for i, a := range addrs {
+			if a < t.TextLow+uint64(n) || a > t.TextEnd+1 {
+				continue
+			}
+			b := make([]byte, n)
+			if !t.lines.ReadMapped(int64(off+(a-uint64(n)-t.TextLow)), b) {
+				fromMapping = false
+				break
+			}
+			out[i] = b
+		}
+		if fromMapping {
+			return out, nil
+		}
+		clear(out)
+	}
 	file, err := os.Open(t.Path)
 	if err != nil {
 		return nil, err
 	}
 	defer file.Close()
-	out := make([][]byte, len(addrs))
 	for i, a := range addrs {
 		if a < t.TextLow+uint64(n) || a > t.TextEnd+1 {
 			continue

@@ -228,3 +228,32 @@ func (s *Lines) fileOffset(at uintptr) (int64, bool) {
 	}
 	return 0, false
 }
+
+// ReadMapped copies into p the bytes of the executable's file at offset
+// off, from the mapping of the whole file Load made, and reports whether
+// it could: false without such a mapping, for bytes past its end, or when
+// reading them faults (the file shrank). It spares callers that need a
+// few bytes of code opening the file again.
+func (s *Lines) ReadMapped(off int64, p []byte) (ok bool) {
+	if s == nil || off < 0 {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.maps) == 0 || s.mapStarts[0] != 0 || off > int64(len(s.maps[0])) || int64(len(p)) > int64(len(s.maps[0]))-off {
+		return false
+	}
+	defer func(wasPanicking bool) {
+		debug.SetPanicOnFault(wasPanicking)
+		if r := recover(); r != nil {
+			if at, isFault := faultAddress(r); !isFault {
+				panic(r)
+			} else if _, mapped := s.fileOffset(at); !mapped {
+				panic(r)
+			}
+			ok = false
+		}
+	}(debug.SetPanicOnFault(true))
+	copy(p, s.maps[0][off:])
+	return true
+}

@@ -87,3 +87,31 @@ func copyFile(t *testing.T, src string) string {
 	require.NoError(t, out.Close())
 	return dst
 }
+
+// TestReadMapped reads bytes of the executable through the mapping Load
+// made: the file's own bytes where the mapping holds them, false past its
+// end or after the file was cut short under it, never a crash.
+func TestReadMapped(t *testing.T) {
+	path := copyFile(t, "../../../testdata/progs/cxx/prog")
+	want, err := os.ReadFile(path)
+	require.NoError(t, err)
+	osf, err := os.OpenFile(path, os.O_RDWR, 0)
+	require.NoError(t, err)
+	defer osf.Close()
+	f, err := elf.NewFile(osf)
+	require.NoError(t, err)
+	s, err := Load(f, osf)
+	require.NoError(t, err)
+	require.NotNil(t, s)
+
+	text := f.Section(".text")
+	got := make([]byte, 6)
+	require.True(t, s.ReadMapped(int64(text.Offset)+10, got))
+	assert.Equal(t, want[text.Offset+10:text.Offset+16], got)
+	assert.False(t, s.ReadMapped(int64(len(want))-3, got), "past the end")
+	assert.False(t, s.ReadMapped(-1, got))
+	assert.False(t, (*Lines)(nil).ReadMapped(0, got))
+
+	require.NoError(t, osf.Truncate(0))
+	assert.False(t, s.ReadMapped(int64(text.Offset)+10, got), "the file cut short under the mapping")
+}
