@@ -3,6 +3,8 @@ package symtab
 import (
 	"bytes"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -82,6 +84,7 @@ func loadBytes(t *testing.T, data []byte) (*Table, error) {
 // lookups answer.
 func FuzzLoadSymbols(f *testing.F) {
 	addExecutableSeeds(f, "../testdata/progs/cycles-m32/prog")
+	addDebugLinkSeed(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tab, err := loadBytes(t, data)
 		if err != nil {
@@ -131,4 +134,29 @@ func containsString(s, sub string) bool {
 		}
 	}
 	return false
+}
+
+// addDebugLinkSeed adds the tiny program stripped of its debug sections
+// and given a .gnu_debuglink section, as objcopy makes it, so that the
+// fuzzer reaches the reading of that section (skipped without objcopy).
+func addDebugLinkSeed(f *testing.F) {
+	objcopy, err := exec.LookPath("objcopy")
+	if err != nil {
+		return
+	}
+	dir := f.TempDir()
+	debug, stripped := filepath.Join(dir, "prog.debug"), filepath.Join(dir, "prog")
+	for _, args := range [][]string{
+		{"--only-keep-debug", tinyProgram, debug},
+		{"--strip-debug", "--add-gnu-debuglink=" + debug, tinyProgram, stripped},
+	} {
+		if out, err := exec.Command(objcopy, args...).CombinedOutput(); err != nil {
+			f.Fatalf("objcopy %v: %v\n%s", args, err, out)
+		}
+	}
+	data, err := os.ReadFile(stripped)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data)
 }
