@@ -14,7 +14,7 @@ func (t *Table) CodeBefore(addrs []uint64, n int) ([][]byte, error) {
 		return make([][]byte, len(addrs)), nil
 	}
 	out := make([][]byte, len(addrs))
-	if t.lines != nil {
+	if t.lines != nil && !t.linesElsewhere {
 		// The debug sections' mapping of the whole file, when Load made
 		// one, holds the code too.
 		fromMapping := true

@@ -42,6 +42,7 @@ func (t *Table) readSeparateSources(f *elf.File, syms bfd.RawSymbols, opt Option
 	}
 	if lines != nil {
 		t.lines = lines
+		t.linesElsewhere = true
 		t.sources = &sourceTable{lines: lines, kept: t.kept}
 	}
 }

@@ -99,6 +99,9 @@ type Table struct {
 	// the error reading it. Tables derived from this one (-l) share it.
 	lines    *bfd.Lines
 	linesErr error
+	// linesElsewhere: lines were read from a separate debug file, whose
+	// mapping holds none of the executable's code.
+	linesElsewhere bool
 	// sources holds the positions of the kept function symbols, looked
 	// up on first use; nil without line information. Tables derived from
 	// this one share it.
