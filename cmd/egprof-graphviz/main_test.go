@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -243,4 +244,19 @@ func TestWithGC(t *testing.T) {
 		assert.Equal(t, int64(math.MaxInt64), debug.SetMemoryLimit(-1))
 	})
 	assert.Equal(t, 100, debug.SetGCPercent(100))
+}
+
+// TestRecordProcs checks that the recording runs on recordProcs
+// processors unless the environment sets GOMAXPROCS, and that withProcs
+// sets their number back.
+func TestRecordProcs(t *testing.T) {
+	n, ok := recordProcsFrom(func(string) (string, bool) { return "", false })
+	assert.Equal(t, recordProcs, n)
+	assert.True(t, ok)
+	_, ok = recordProcsFrom(func(k string) (string, bool) { return "4", k == "GOMAXPROCS" })
+	assert.False(t, ok)
+
+	before := runtime.GOMAXPROCS(0)
+	withProcs(1, func() { assert.Equal(t, 1, runtime.GOMAXPROCS(0)) })
+	assert.Equal(t, before, runtime.GOMAXPROCS(0))
 }
