@@ -150,11 +150,11 @@ const recordGCPercent = 400
 // sooner instead; it grows with the graph, as what is really live does
 // (6, 8 and 14 MB for 200, 400 and 800 functions; the marked heap up to
 // 60 MB for 800), so that a large graph does not make the collector run
-// all the time: 80 MiB for ninja's 200 functions, 127 MiB for 800. A
-// base of 48 MiB instead of 64 cost 5% more CPU on the 200 functions,
-// for 14 MiB less peak RSS.
+// all the time: 64 MiB for ninja's 200 functions, 111 MiB for 800. On
+// one processor (see recordProcs), a base of 64 MiB took the same CPU
+// on the 200 functions (31 paired runs) for 15 MiB more peak RSS.
 const (
-	recordMemoryBase   = 64 << 20
+	recordMemoryBase   = 48 << 20
 	recordMemoryPerDOT = 64
 )
 
