@@ -144,7 +144,8 @@ func checkProfilingCalls(tab *symtab.Table, arcs []gmon.ArcRecord) error {
 		}
 		read++
 		// gprof's -s writes each arc of gmon.sum at its callee's start.
-		if isCall(c) || tab.Lookup(at[i]) >= 0 && tab.Syms[tab.Lookup(at[i])].Addr == at[i] {
+		s := tab.Lookup(at[i])
+		if isCall(c) || s >= 0 && tab.Syms[s].Addr == at[i] {
 			calls++
 		}
 	}
@@ -162,8 +163,9 @@ func callEndsAt(m elf.Machine) func(code []byte) bool {
 	case elf.EM_X86_64, elf.EM_386:
 		return func(c []byte) bool {
 			// e8 rel32; ff 15 disp32 (x86-64: through the GOT, relative to
-			// the next instruction; i386: absolute); ff 90+r disp32 (i386
-			// PIC: through the GOT, from %ebx); 0x94 would need a SIB byte.
+			// the next instruction; i386: absolute); ff 90+r disp32, through
+			// a register (i386 PIC: the GOT from %ebx); 0x94 would need a
+			// SIB byte.
 			return c[1] == 0xe8 || c[0] == 0xff && (c[1] == 0x15 || c[1]&0xf8 == 0x90 && c[1] != 0x94)
 		}
 	case elf.EM_AARCH64:

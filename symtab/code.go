@@ -4,8 +4,9 @@ import "os"
 
 // CodeBefore returns, for each of addrs, the n bytes of .text that end just
 // before it (nil where they do not all lie in .text), read from the
-// executable's file, which it opens again (the table keeps no code; a
-// file of debug information alone has none, and gives only nils). It
+// mapping of the executable the debug sections use when Load made one,
+// else from the executable's file, opened again (the table keeps no code;
+// a file of debug information alone has none, and gives only nils). It
 // returns nil and the error when the file cannot be opened: the table may
 // have been loaded from a name that no longer reads the same.
 func (t *Table) CodeBefore(addrs []uint64, n int) ([][]byte, error) {
@@ -13,40 +14,47 @@ func (t *Table) CodeBefore(addrs []uint64, n int) ([][]byte, error) {
 	if !ok || !t.textHasCode {
 		return make([][]byte, len(addrs)), nil
 	}
-	out := make([][]byte, len(addrs))
-	if t.lines != nil && !t.linesElsewhere {
-		// The debug sections' mapping of the whole file, when Load made
-		// one, holds the code too.
-		fromMapping := true
-		for i, a := range addrs {
-			if a < t.TextLow+uint64(n) || a > t.TextEnd+1 {
-				continue
-			}
-			b := make([]byte, n)
-			if !t.lines.ReadMapped(int64(off+(a-uint64(n)-t.TextLow)), b) {
-				fromMapping = false
-				break
-			}
-			out[i] = b
+	// where is the file offset of the n bytes before a, if they lie in .text.
+	where := func(a uint64) (int64, bool) {
+		if a < t.TextLow+uint64(n) || a > t.TextEnd+1 {
+			return 0, false
 		}
-		if fromMapping {
+		return int64(off + (a - uint64(n) - t.TextLow)), true
+	}
+	if t.lines != nil && !t.linesElsewhere {
+		// A separate debug file's mapping holds none of this file's code.
+		if out, all := readCode(addrs, n, where, t.lines.ReadMapped); all {
 			return out, nil
 		}
-		clear(out)
 	}
 	file, err := os.Open(t.Path)
 	if err != nil {
 		return nil, err
 	}
 	defer file.Close()
+	out, _ := readCode(addrs, n, where, func(pos int64, b []byte) bool {
+		_, err := file.ReadAt(b, pos)
+		return err == nil
+	})
+	return out, nil
+}
+
+// readCode reads the n bytes before each of addrs that where places in
+// the file, with read; all is false when a read failed (its entry stays
+// nil, as do those where places nowhere).
+func readCode(addrs []uint64, n int, where func(uint64) (int64, bool), read func(int64, []byte) bool) (out [][]byte, all bool) {
+	out, all = make([][]byte, len(addrs)), true
 	for i, a := range addrs {
-		if a < t.TextLow+uint64(n) || a > t.TextEnd+1 {
+		pos, ok := where(a)
+		if !ok {
 			continue
 		}
 		b := make([]byte, n)
-		if _, err := file.ReadAt(b, int64(off+(a-uint64(n)-t.TextLow))); err == nil {
-			out[i] = b
+		if !read(pos, b) {
+			all = false
+			continue
 		}
+		out[i] = b
 	}
-	return out, nil
+	return out, all
 }
