@@ -21,6 +21,22 @@ import (
 // rank.
 func imbalancedJob(t *testing.T, p int) *ranks.Report {
 	t.Helper()
+	solve, exchange := make([]uint64, p), make([]uint64, p)
+	for rank := range p {
+		solve[rank] = 100
+		if rank%3 == 0 {
+			solve[rank] = 200
+		}
+		exchange[rank] = uint64(10 + 50*rank/p)
+	}
+	return solveExchangeJob(t, solve, exchange)
+}
+
+// solveExchangeJob analyses a made-up job of two regions, "solve"
+// (computation) and "exchange" (communication), given each rank's
+// samples in them at 100 Hz.
+func solveExchangeJob(t *testing.T, solve, exchange []uint64) *ranks.Report {
+	t.Helper()
 	acts := ranks.DefaultActivities()
 	l := &ranks.Layout{
 		Config:     ranks.Config{Regions: "function", Activities: acts},
@@ -29,14 +45,9 @@ func imbalancedJob(t *testing.T, p int) *ranks.Report {
 		Cells:      []ranks.Cell{{Region: 0, Activity: 1}, {Region: 1, Activity: 0}},
 	}
 	s := ranks.NewSummary("prog", l, ranks.DefaultTopK)
-	for rank := range p {
-		solve := uint64(100)
-		if rank%3 == 0 {
-			solve = 200
-		}
-		exchange := uint64(10 + 50*rank/p)
+	for rank := range solve {
 		require.NoError(t, s.AddRank(rank, fmt.Sprintf("gmon.%d", rank), 100,
-			[]uint64{solve * ranks.FixedOne, exchange * ranks.FixedOne}, []uint64{1, 1}))
+			[]uint64{solve[rank] * ranks.FixedOne, exchange[rank] * ranks.FixedOne}, []uint64{1, 1}))
 	}
 	require.NoError(t, s.Normalize())
 	rep, err := ranks.Analyze(s, ranks.AnalyzeOptions{})
@@ -195,25 +206,9 @@ func drawnBoxes(t *testing.T, svg string) []drawnBox {
 // ranks; the expected numbers are counted by hand from their sorted
 // sample counts.
 func TestBoxPlotDrawsTheTablesSpread(t *testing.T) {
-	acts := ranks.DefaultActivities()
-	l := &ranks.Layout{
-		Config:     ranks.Config{Regions: "function", Activities: acts},
-		Regions:    []string{"solve", "exchange"},
-		Activities: []string{acts[0].Name, ranks.Computation},
-		Cells:      []ranks.Cell{{Region: 0, Activity: 1}, {Region: 1, Activity: 0}},
-	}
-	s := ranks.NewSummary("prog", l, ranks.DefaultTopK)
 	// Samples at 100 Hz, in rank order (sorted: solve 10 20 25 40 60 61
 	// 90 400, exchange 1 1 2 3 5 8 13 21).
-	solve := []uint64{60, 10, 400, 25, 90, 40, 20, 61}
-	exchange := []uint64{13, 1, 8, 2, 21, 3, 1, 5}
-	for rank := range solve {
-		require.NoError(t, s.AddRank(rank, fmt.Sprintf("gmon.%d", rank), 100,
-			[]uint64{solve[rank] * ranks.FixedOne, exchange[rank] * ranks.FixedOne}, []uint64{1, 1}))
-	}
-	require.NoError(t, s.Normalize())
-	rep, err := ranks.Analyze(s, ranks.AnalyzeOptions{})
-	require.NoError(t, err)
+	rep := solveExchangeJob(t, []uint64{60, 10, 400, 25, 90, 40, 20, 61}, []uint64{13, 1, 8, 2, 21, 3, 1, 5})
 	// Of 8 ranks: the median is the 4th time, the quartiles the 2nd
 	// (⌈8/4⌉) and the 6th (⌈3·8/4⌉).
 	want := map[string]drawnBox{
