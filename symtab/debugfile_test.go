@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/egprof/egprof/internal/testenv"
 )
 
 // TestDebugLink reads .gnu_debuglink sections of every shape BFD's
@@ -17,10 +19,7 @@ import (
 // the next multiple of 4 bytes, refused when the section is shorter than
 // 8 bytes, the name empty, or the CRC past the end.
 func TestDebugLink(t *testing.T) {
-	objcopy, err := exec.LookPath("objcopy")
-	if err != nil {
-		t.Skip("objcopy (binutils) is not installed")
-	}
+	objcopy := testenv.Tool(t, "objcopy")
 	crc := func(v uint32) []byte { return binary.LittleEndian.AppendUint32(nil, v) }
 	cat := func(parts ...[]byte) []byte {
 		var out []byte

@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/egprof/egprof/internal/testenv"
 )
 
 // TestSeparateDebugFile splits a build's debug information into a file of
@@ -22,10 +24,7 @@ import (
 // and a link naming a device must not be read (gprof reads it for ever).
 // Where gprof is installed, every report is also its report, byte for byte.
 func TestSeparateDebugFile(t *testing.T) {
-	objcopy, err := exec.LookPath("objcopy")
-	if err != nil {
-		t.Skip("objcopy (binutils) is not installed")
-	}
+	objcopy := testenv.Tool(t, "objcopy")
 	const srcDir = "testdata/progs/multifile/"
 	whole, err := filepath.Abs(srcDir + "prog")
 	require.NoError(t, err)

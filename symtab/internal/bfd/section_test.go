@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/egprof/egprof/internal/testenv"
 )
 
 // TestSymbolsFromDebugFile: BFD's fallback lookup takes the separate debug
@@ -15,10 +17,7 @@ import (
 // objcopy --only-keep-debug keeps them; with a section fewer before .text
 // the walk finds another section there and keeps the executable's.
 func TestSymbolsFromDebugFile(t *testing.T) {
-	objcopy, err := exec.LookPath("objcopy")
-	if err != nil {
-		t.Skip("objcopy (binutils) is not installed")
-	}
+	objcopy := testenv.Tool(t, "objcopy")
 	const prog = "../../../testdata/progs/multifile/prog"
 	dir := t.TempDir()
 	run := func(args ...string) {
