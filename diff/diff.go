@@ -268,7 +268,19 @@ func alignByName(a, b *symtab.Table) (pairs []pair, guessed []int) {
 		return path.Base(t.Syms[i].ObjFile)
 	}
 	raw := func(t *symtab.Table, i int) string { return t.Syms[i].Name }
-	demangled := func(t *symtab.Table, i int) string { return symtab.Demangle(t.Syms[i].Name, symtab.StyleAuto) }
+	// Names are demangled once each, and only those of symbols still
+	// unpaired when a pass needs them.
+	demangledA, demangledB := make([]string, len(a.Syms)), make([]string, len(b.Syms))
+	demangled := func(t *symtab.Table, i int) string {
+		names := demangledA
+		if t == b {
+			names = demangledB
+		}
+		if names[i] == "" {
+			names[i] = symtab.Demangle(t.Syms[i].Name, symtab.StyleAuto)
+		}
+		return names[i]
+	}
 
 	res := make([]int, len(a.Syms))
 	for i := range res {
@@ -309,11 +321,38 @@ func alignByName(a, b *symtab.Table) (pairs []pair, guessed []int) {
 			inB[k] = js[1:]
 		}
 	}
+	// byRawAndSource keys a symbol by its raw name and source file. The
+	// source file (which may need the debug information decoded) is
+	// looked up only for a raw name that some unpaired symbol of the
+	// other table has: another symbol can pair with none.
+	byRawAndSource := func() func(*symtab.Table, int) key {
+		unpaired := [2]map[string]bool{{}, {}}
+		for i := range a.Syms {
+			if res[i] < 0 {
+				unpaired[0][a.Syms[i].Name] = true
+			}
+		}
+		for j := range b.Syms {
+			if !matchedB[j] {
+				unpaired[1][b.Syms[j].Name] = true
+			}
+		}
+		return func(t *symtab.Table, i int) key {
+			other := unpaired[1]
+			if t == b {
+				other = unpaired[0]
+			}
+			if !other[t.Syms[i].Name] {
+				return key{raw(t, i), ""}
+			}
+			return key{raw(t, i), source(t, i)}
+		}
+	}
 	match(func(t *symtab.Table, i int) key { return key{raw(t, i), unit(t, i)} }, false)
-	match(func(t *symtab.Table, i int) key { return key{raw(t, i), source(t, i)} }, false)
+	match(byRawAndSource(), false)
 	match(func(t *symtab.Table, i int) key { return key{raw(t, i), ""} }, false)
 	match(func(t *symtab.Table, i int) key { return key{demangled(t, i), ""} }, false)
-	match(func(t *symtab.Table, i int) key { return key{raw(t, i), source(t, i)} }, true)
+	match(byRawAndSource(), true)
 	match(func(t *symtab.Table, i int) key { return key{raw(t, i), ""} }, true)
 	match(func(t *symtab.Table, i int) key { return key{demangled(t, i), ""} }, true)
 
