@@ -10,8 +10,9 @@
 //
 // It reads the DOT from FILE.dot or, without one, from standard input, and
 // writes the picture to -o FILE (replaced atomically) or standard output.
-// SVG is graphviz's own; PNG is drawn by this command (see pngEngine) with
-// the Go fonts, so it looks the same whatever fonts a machine has.
+// SVG is graphviz's own; PNG is drawn by this command from that SVG (see
+// recordPNG) with the Go fonts, so it looks the same whatever fonts a
+// machine has.
 // Install it next to egprof with:
 //
 //	go install github.com/egprof/egprof/cmd/egprof-graphviz@latest
@@ -26,7 +27,8 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"runtime/debug"
+	"strconv"
+	"strings"
 
 	"github.com/goccy/go-graphviz"
 
@@ -128,81 +130,12 @@ func render(ctx context.Context, gv *graphviz.Graphviz, dot []byte, f graphviz.F
 	return nil
 }
 
-// recordGCPercent is the collector's growth target while graphviz lays
-// out and draws into pngEngine, unless the environment sets GOGC. The
-// garbage of that step is go-graphviz's (v0.2.10): every field read
-// across into its WASM module makes three new wazero function handles,
-// each with a call stack of its own, and with Go's default target the 200
-// functions of ninja's -O0 profile cost about 200 collections. Paired
-// runs, medians, on that picture: 0.83x the CPU of egprof-graphviz, peak
-// RSS 65.6 against 62.3 MiB. Drawing the pixels keeps the default.
-const recordGCPercent = 400
-
-// recordMemoryBase and recordMemoryPerDOT make the soft memory limit
-// (debug.SetMemoryLimit) that bounds the collector's target while
-// recording (see recordGCPercent). That target is 5x the heap the last
-// collection marked, and the marked heap counts all that was allocated
-// while the marking ran: the 200 functions of ninja's -O0 profile (263 KB
-// of DOT) allocate 1.4 GB in about 0.4 s, nearly all of it garbage, with
-// 6 MB live, so the marked heap swung from 5 to 50 MB with how the
-// marking was scheduled, the target from 25 to 260 MB, and the peak RSS
-// of 15 runs from 61 to 224 MiB. Under the limit the runtime collects
-// sooner instead; it grows with the graph, as what is really live does
-// (6, 8 and 14 MB for 200, 400 and 800 functions; the marked heap up to
-// 60 MB for 800), so that a large graph does not make the collector run
-// all the time: 64 MiB for ninja's 200 functions, 111 MiB for 800. On
-// one processor (see recordProcs), a base of 64 MiB took the same CPU
-// on the 200 functions (31 paired runs) for 15 MiB more peak RSS.
-const (
-	recordMemoryBase   = 48 << 20
-	recordMemoryPerDOT = 64
-)
-
-// recordMemoryLimit is the soft memory limit while recording a graph of
-// dotSize bytes of DOT.
-func recordMemoryLimit(dotSize int) int64 {
-	return recordMemoryBase + recordMemoryPerDOT*int64(dotSize)
-}
-
-// gcSettings are the collector's growth target (debug.SetGCPercent) and
-// soft memory limit (debug.SetMemoryLimit; negative: left as it is).
-type gcSettings struct {
-	percent int
-	limit   int64
-}
-
-// recordGC returns the collector's settings while recording (see
-// recordGCPercent and recordMemoryLimit), or ok false when the
-// environment sets GOGC: then the collector is left alone. When it sets
-// GOMEMLIMIT, that limit is kept.
-func recordGC(lookupEnv func(string) (string, bool), dotSize int) (s gcSettings, ok bool) {
-	if _, set := lookupEnv("GOGC"); set {
-		return gcSettings{}, false
-	}
-	s = gcSettings{percent: recordGCPercent, limit: recordMemoryLimit(dotSize)}
-	if _, set := lookupEnv("GOMEMLIMIT"); set {
-		s.limit = -1
-	}
-	return s, true
-}
-
-// withGC runs f with the collector set to s, and then sets it back.
-func withGC(s gcSettings, f func()) {
-	oldPercent := debug.SetGCPercent(s.percent)
-	defer debug.SetGCPercent(oldPercent)
-	if s.limit >= 0 {
-		oldLimit := debug.SetMemoryLimit(s.limit)
-		defer debug.SetMemoryLimit(oldLimit)
-	}
-	f()
-}
-
 // recordProcs is how many processors run Go code while graphviz lays
-// out and draws into pngEngine, unless the environment sets GOMAXPROCS:
-// graphviz runs on one goroutine, and a second processor only ran the
-// collector's idle workers and looked for work. Paired runs (15, CPU from
-// wait4) on ninja's 200 functions: 0.91x the CPU of egprof-graphviz, the
-// same wall time and peak RSS. Drawing the pixels uses them all.
+// out the graph and writes its SVG, unless the environment sets
+// GOMAXPROCS: graphviz runs on one goroutine, and a second processor only
+// ran the collector's idle workers and looked for work. On ninja's 200
+// functions (7 runs, medians): 0.68 s of CPU for the whole PNG against
+// 0.77 s, the same peak RSS. Drawing the pixels uses them all.
 const recordProcs = 1
 
 // recordProcsFrom returns how many processors to run while recording (see
@@ -220,16 +153,14 @@ func withProcs(n int, f func()) {
 	f()
 }
 
-// drawPNG lays out the DOT graph, records graphviz's drawing with
-// pngEngine, and only then draws the pixels and writes the PNG to w.
+// drawPNG lays out the DOT graph, reads graphviz's drawing of it (see
+// recordPNG), and only then draws the pixels and writes the PNG to w, so
+// that the WASM graphviz and the pixels never need memory at the same
+// time.
 func drawPNG(dot []byte, w io.Writer) error {
 	var pic *picture
 	var err error
 	record := func() { pic, err = recordPNG(dot) }
-	if s, ok := recordGC(os.LookupEnv, len(dot)); ok {
-		inner := record
-		record = func() { withGC(s, inner) }
-	}
 	if n, ok := recordProcsFrom(os.LookupEnv); ok {
 		inner := record
 		record = func() { withProcs(n, inner) }
@@ -244,26 +175,41 @@ func drawPNG(dot []byte, w io.Writer) error {
 	return pic.encode(w)
 }
 
-// recordPNG lays out the DOT graph and returns the picture graphviz drew
-// (nil if it drew no page).
+// recordPNG lays out the DOT graph and returns its picture: graphviz's
+// SVG of the page at pngDPI (unless the graph sets its own resolution),
+// read back by pictureFromSVG.
 func recordPNG(dot []byte) (*picture, error) {
+	f, err := newFonts()
+	if err != nil {
+		return nil, err
+	}
 	ctx := context.Background()
-	e, err := newPNGEngine()
-	if err != nil {
-		return nil, fmt.Errorf("starting graphviz: %w", err)
-	}
-	plugins, err := pngPlugins(ctx, e)
-	if err != nil {
-		return nil, fmt.Errorf("starting graphviz: %w", err)
-	}
-	gv, err := graphviz.NewWithPlugins(ctx, plugins...)
+	gv, err := graphviz.New(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("starting graphviz: %w", err)
 	}
 	defer gv.Close()
-	// graphviz's own output is empty: the picture is e's.
-	if err := render(ctx, gv, dot, graphviz.PNG, io.Discard); err != nil {
-		return nil, err
+	g, err := graphviz.ParseBytes(dot)
+	if err != nil {
+		return nil, fmt.Errorf("parsing DOT: %w", err)
 	}
-	return e.pic, nil
+	defer g.Close()
+	if !setsResolution(g.GetStr("dpi")) && !setsResolution(g.GetStr("resolution")) {
+		if err := g.SafeSet("dpi", strconv.Itoa(pngDPI), ""); err != nil {
+			return nil, fmt.Errorf("setting the resolution: %w", err)
+		}
+	}
+	var svg bytes.Buffer
+	if err := gv.Render(ctx, g, graphviz.SVG, &svg); err != nil {
+		return nil, fmt.Errorf("rendering %s: %w", graphviz.PNG, err)
+	}
+	return pictureFromSVG(svg.Bytes(), f)
+}
+
+// setsResolution reports whether a graph's dpi (or resolution) attribute
+// value v sets one: graphviz takes a missing, empty or zero value as its
+// device's default.
+func setsResolution(v string) bool {
+	x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	return err == nil && x > 0
 }

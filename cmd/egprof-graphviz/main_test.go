@@ -6,11 +6,9 @@ import (
 	"errors"
 	"image/png"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -192,58 +190,6 @@ func TestPNGShapes(t *testing.T) {
 	// Only the arrowhead is filled with the edge's fill colour, not the
 	// loop's area.
 	assert.Less(t, count(0xff00ff), 100, "self loop not filled")
-}
-
-// TestRecordGC checks the collector's settings while recording:
-// recordGCPercent and a memory limit that grows with the DOT, unless the
-// environment sets GOGC (the collector is left alone) or GOMEMLIMIT (that
-// limit is kept).
-func TestRecordGC(t *testing.T) {
-	const dotSize = 263 << 10
-	tests := []struct {
-		name string
-		env  map[string]string
-		want gcSettings
-		ok   bool
-	}{
-		{"default", nil, gcSettings{recordGCPercent, recordMemoryBase + recordMemoryPerDOT*dotSize}, true},
-		{"GOGC set", map[string]string{"GOGC": "100"}, gcSettings{}, false},
-		{"GOGC off", map[string]string{"GOGC": "off"}, gcSettings{}, false},
-		{"GOMEMLIMIT set", map[string]string{"GOMEMLIMIT": "1GiB"}, gcSettings{recordGCPercent, -1}, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			s, ok := recordGC(func(k string) (string, bool) { v, set := tt.env[k]; return v, set }, dotSize)
-			assert.Equal(t, tt.want, s)
-			assert.Equal(t, tt.ok, ok)
-		})
-	}
-	// ninja's 200 functions (263 KB of DOT) are recorded under 64 MiB,
-	// and a graph 4 times as large under more.
-	assert.InDelta(t, 64<<20, recordMemoryLimit(dotSize), 1<<20)
-	assert.Greater(t, recordMemoryLimit(4*dotSize), int64(100<<20))
-}
-
-// TestWithGC checks that withGC sets the collector for f and then sets it
-// back, and leaves the memory limit alone when told to.
-func TestWithGC(t *testing.T) {
-	percent := debug.SetGCPercent(100)
-	defer debug.SetGCPercent(percent)
-	limit := debug.SetMemoryLimit(math.MaxInt64)
-	defer debug.SetMemoryLimit(limit)
-
-	withGC(gcSettings{percent: 400, limit: 64 << 20}, func() {
-		assert.Equal(t, 400, debug.SetGCPercent(400))
-		assert.Equal(t, int64(64<<20), debug.SetMemoryLimit(-1))
-	})
-	assert.Equal(t, 100, debug.SetGCPercent(100))
-	assert.Equal(t, int64(math.MaxInt64), debug.SetMemoryLimit(-1))
-
-	withGC(gcSettings{percent: 300, limit: -1}, func() {
-		assert.Equal(t, 300, debug.SetGCPercent(300))
-		assert.Equal(t, int64(math.MaxInt64), debug.SetMemoryLimit(-1))
-	})
-	assert.Equal(t, 100, debug.SetGCPercent(100))
 }
 
 // TestRecordProcs checks that the recording runs on recordProcs
