@@ -126,13 +126,17 @@ type svgReader struct {
 	pic   *picture
 	// stack holds the transform of each open element, innermost last.
 	stack []affine
+	// gradients are the first colours of the gradients defined so far,
+	// by id, and gradient the id of the one being read.
+	gradients map[string]color.NRGBA
+	gradient  string
 }
 
 // pictureFromSVG reads graphviz's SVG of one page, laid out at pngDPI,
 // into a picture with the fonts f. The page is the first <svg> element's
 // viewBox, rounded to whole pixels as graphviz sizes its PNG.
 func pictureFromSVG(svg []byte, f *fonts) (*picture, error) {
-	r := &svgReader{faces: newFaceCache(f), pic: &picture{fonts: f}}
+	r := &svgReader{faces: newFaceCache(f), pic: &picture{fonts: f}, gradients: map[string]color.NRGBA{}}
 	dec := xml.NewDecoder(bytes.NewReader(svg))
 	dec.Entity = xml.HTMLEntity
 	seenSVG := false
@@ -271,7 +275,40 @@ func (r *svgReader) element(dec *xml.Decoder, t xml.StartElement, m affine) erro
 		}
 	case "text":
 		return r.text(dec, t, m)
+	case "linearGradient", "radialGradient":
+		r.gradient, _ = attr(t, "id")
+	case "stop":
+		return r.stop(t)
 	}
+	return nil
+}
+
+// stop reads a gradient's stop (graphviz writes its colour in a style:
+// "stop-color:red;stop-opacity:1.;"); the first stop of each gradient is
+// kept, the colour a gradient is drawn in here.
+func (r *svgReader) stop(t xml.StartElement) error {
+	if r.gradient == "" {
+		return nil
+	}
+	if _, seen := r.gradients[r.gradient]; seen {
+		return nil
+	}
+	style, _ := attr(t, "style")
+	var paint, opacity string
+	for decl := range strings.SplitSeq(style, ";") {
+		name, value, _ := strings.Cut(decl, ":")
+		switch strings.TrimSpace(name) {
+		case "stop-color":
+			paint = strings.TrimSpace(value)
+		case "stop-opacity":
+			opacity = strings.TrimSpace(value)
+		}
+	}
+	c, err := paintColor(paint, opacity)
+	if err != nil {
+		return fmt.Errorf("gradient %q: %w", r.gradient, err)
+	}
+	r.gradients[r.gradient] = c
 	return nil
 }
 
@@ -353,7 +390,8 @@ func (r *svgReader) paint(t xml.StartElement, m affine, op *drawOp, fillable boo
 		if !ok {
 			fill = "black"
 		}
-		c, err := paintColor(fill, t, "fill-opacity")
+		opacity, _ := attr(t, "fill-opacity")
+		c, err := r.color(fill, opacity)
 		if err != nil {
 			return err
 		}
@@ -365,7 +403,8 @@ func (r *svgReader) paint(t xml.StartElement, m affine, op *drawOp, fillable boo
 	if !ok {
 		return nil
 	}
-	c, err := paintColor(stroke, t, "stroke-opacity")
+	opacity, _ := attr(t, "stroke-opacity")
+	c, err := r.color(stroke, opacity)
 	if err != nil || c.A == 0 {
 		return err
 	}
@@ -407,10 +446,24 @@ func dashes(s string, sc float64) []float64 {
 	return v
 }
 
+// color reads the paint s of an element with the opacity opacity (0 to 1,
+// or "" for none) as paintColor does, and also a gradient defined before
+// ("url(#id)"), which is drawn in its first colour.
+func (r *svgReader) color(s, opacity string) (color.NRGBA, error) {
+	if id, ok := strings.CutPrefix(strings.TrimSpace(s), "url(#"); ok {
+		c, known := r.gradients[strings.TrimSuffix(id, ")")]
+		if !known {
+			return c, fmt.Errorf("paint %q: no such gradient before it", s)
+		}
+		return c, nil
+	}
+	return paintColor(s, opacity)
+}
+
 // paintColor reads an SVG paint as graphviz writes one: "none",
-// "transparent", #rrggbb or a colour name, with the opacity attribute
-// opacityName (0 to 1) as its alpha.
-func paintColor(s string, t xml.StartElement, opacityName string) (color.NRGBA, error) {
+// "transparent", #rrggbb or a colour name, with the opacity opacity (0 to
+// 1, or "" for none) as its alpha.
+func paintColor(s, opacity string) (color.NRGBA, error) {
 	s = strings.TrimSpace(s)
 	var c color.NRGBA
 	switch {
@@ -437,10 +490,10 @@ func paintColor(s string, t xml.StartElement, opacityName string) (color.NRGBA, 
 		}
 		c = color.NRGBA{named.R, named.G, named.B, 255}
 	}
-	if o, ok := attr(t, opacityName); ok {
-		v, err := strconv.ParseFloat(strings.TrimSpace(o), 64)
+	if opacity != "" {
+		v, err := strconv.ParseFloat(strings.TrimSpace(opacity), 64)
 		if err != nil || math.IsNaN(v) {
-			return c, fmt.Errorf("%s=%q is not a number", opacityName, o)
+			return c, fmt.Errorf("opacity %q is not a number", opacity)
 		}
 		c.A = uint8(math.Round(255 * min(max(v, 0), 1)))
 	}
@@ -508,7 +561,8 @@ func (r *svgReader) text(dec *xml.Decoder, t xml.StartElement, m affine) error {
 	if !ok {
 		fill = "black"
 	}
-	pen, err := paintColor(fill, t, "fill-opacity")
+	opacity, _ := attr(t, "fill-opacity")
+	pen, err := r.color(fill, opacity)
 	if err != nil || pen.A == 0 {
 		return err
 	}

@@ -50,15 +50,6 @@ func TestParseTransform(t *testing.T) {
 	}
 }
 
-// start is an element with the attributes attrs (name, value pairs).
-func start(name string, attrs ...string) xml.StartElement {
-	e := xml.StartElement{Name: xml.Name{Local: name}}
-	for i := 0; i+1 < len(attrs); i += 2 {
-		e.Attr = append(e.Attr, xml.Attr{Name: xml.Name{Local: attrs[i]}, Value: attrs[i+1]})
-	}
-	return e
-}
-
 func TestPaintColor(t *testing.T) {
 	tests := []struct {
 		paint, opacity string
@@ -76,15 +67,11 @@ func TestPaintColor(t *testing.T) {
 		{paint: "#ca0020", opacity: "0.501961", want: color.NRGBA{0xca, 0x00, 0x20, 128}},
 		{paint: "#12345g", wantErrSub: `"#12345g" is not #rrggbb`},
 		{paint: "nosuchcolour", wantErrSub: `unknown colour "nosuchcolour"`},
-		{paint: "red", opacity: "half", wantErrSub: `fill-opacity="half"`},
+		{paint: "red", opacity: "half", wantErrSub: `opacity "half" is not a number`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.paint+"/"+tt.opacity, func(t *testing.T) {
-			e := start("polygon")
-			if tt.opacity != "" {
-				e = start("polygon", "fill-opacity", tt.opacity)
-			}
-			c, err := paintColor(tt.paint, e, "fill-opacity")
+			c, err := paintColor(tt.paint, tt.opacity)
 			if tt.wantErrSub != "" {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), tt.wantErrSub)
@@ -222,6 +209,7 @@ func TestPictureFromSVGErrors(t *testing.T) {
 		{"bad ellipse", page(`<ellipse cx="1" cy="2" rx="x" ry="1"/>`), `<ellipse>: rx="x" is not a number`},
 		{"bad transform", page(`<g transform="matrix(1 0 0 1 0 0)"/>`), "unsupported matrix"},
 		{"text without x", page(`<text y="1">a</text>`), "<text>: no x"},
+		{"unknown gradient", page(`<polygon fill="url(#g)" points="1,2 3,4 5,6"/>`), `paint "url(#g)": no such gradient before it`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -230,6 +218,18 @@ func TestPictureFromSVGErrors(t *testing.T) {
 			assert.Contains(t, err.Error(), tt.wantErrSub)
 		})
 	}
+}
+
+// TestPNGGradient: a gradient fill is drawn in its first colour (a
+// gradient's paint is a reference to its definition in the SVG).
+func TestPNGGradient(t *testing.T) {
+	img := pngOf(t, `digraph { node [style=filled, shape=box, width=2, height=1];
+  a [fillcolor="#ca0020:#0571b0"]; b [style=radial, fillcolor="#00ff00:#ff00ff"]; a -> b; }`)
+	red := count(img, func(c color.NRGBA) bool { return c == color.NRGBA{0xca, 0x00, 0x20, 255} })
+	green := count(img, func(c color.NRGBA) bool { return c == color.NRGBA{0, 0xff, 0, 255} })
+	// A 2 x 1 inch box at 96 dpi is about 18,000 pixels.
+	assert.Greater(t, red, 12000, "linear gradient")
+	assert.Greater(t, green, 12000, "radial gradient")
 }
 
 // TestPNGHTMLLabelText: text in an HTML-like label is drawn (a recording
