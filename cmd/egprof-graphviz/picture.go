@@ -227,6 +227,11 @@ func (p *picture) drawStrip(strip *image.RGBA, y0 int, faces faceCache) error {
 // which lie beyond the stroke's reach of them.
 func (p *picture) path(dc *gg.Context, op *drawOp, lo, hi float64) {
 	pts := op.pts
+	if op.closed && !op.curve && len(op.dash) == 0 && len(pts) >= 4 {
+		// A dashed outline keeps its start, where its dashes start.
+		polygon(dc, pts)
+		return
+	}
 	cull := !op.closed && !op.filled && len(op.dash) == 0
 	reach := op.width + 2
 	// outside reports whether the points pts[i:j] lie wholly above or
@@ -267,6 +272,28 @@ func (p *picture) path(dc *gg.Context, op *drawOp, lo, hi float64) {
 	if op.closed {
 		dc.ClosePath()
 	}
+}
+
+// polygon makes the polygon of the points xy dc's current path, starting
+// and ending halfway along its first side. gg strokes a closed path as an
+// open one, with flat ends where it starts and ends: at a corner they left
+// a notch as wide as the pen where the other corners have a round join;
+// halfway along a side they meet in line, and every corner is joined.
+// (Drawing the first side twice instead, to join its corner, made that
+// side's antialiased edges darker.) The last point is left out when it
+// repeats the first, as graphviz writes a polygon.
+func polygon(dc *gg.Context, xy []float64) {
+	n := len(xy)
+	if n >= 6 && xy[n-2] == xy[0] && xy[n-1] == xy[1] {
+		n -= 2
+	}
+	mx, my := (xy[0]+xy[2])/2, (xy[1]+xy[3])/2
+	dc.MoveTo(mx, my)
+	for j := 2; j+1 < n; j += 2 {
+		dc.LineTo(xy[j], xy[j+1])
+	}
+	dc.LineTo(xy[0], xy[1])
+	dc.LineTo(mx, my)
 }
 
 // fixed26 is v in 26.6 fixed point, rounded.

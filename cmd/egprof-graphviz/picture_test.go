@@ -3,7 +3,10 @@ package main
 import (
 	"bytes"
 	"hash/adler32"
+	"image"
+	"image/color"
 	"image/png"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -65,4 +68,66 @@ func TestPNGTransparent(t *testing.T) {
 	// A 2 x 6 inch box at 96 dpi is about 110,000 pixels.
 	assert.Greater(t, red, 100000, "box filled")
 	assert.Greater(t, clear, 1000, "page transparent")
+}
+
+// TestPNGPolygonJoins: each corner of a thick outline is joined, also the
+// one where its path starts and ends (flat line ends left a notch there),
+// and no side is drawn darker than the others, so that shapes symmetric
+// about the page's middle are drawn symmetric: a triangle (an arrowhead,
+// as graphviz writes one), and a box's thin outline whose first side is
+// its top.
+func TestPNGPolygonJoins(t *testing.T) {
+	f, err := newFonts()
+	require.NoError(t, err)
+	black := color.NRGBA{0, 0, 0, 255}
+	triangle := []float64{75, 30, 50, 70, 25, 30}
+	box := []float64{80, 20.3, 20, 20.3, 20, 79.7, 80, 79.7}
+	for _, tt := range []struct {
+		name string
+		op   drawOp
+		// upsideDown mirrors the page top to bottom, else left to right.
+		upsideDown bool
+		// minInk is the least ink of the shape, in pixels.
+		minInk float64
+	}{
+		{name: "outline", op: drawOp{pts: triangle, stroked: true, pen: black, width: 20}, minInk: 1500},
+		{name: "filled", op: drawOp{pts: triangle, filled: true, fill: black, stroked: true, pen: black, width: 20}, minInk: 1500},
+		// graphviz's SVG repeats the first point last.
+		{name: "closing point", op: drawOp{pts: append(triangle, 75, 30), stroked: true, pen: black, width: 20}, minInk: 1500},
+		{name: "thin box", op: drawOp{pts: append(box, 80, 20.3), stroked: true, pen: black, width: 4.0 / 3}, upsideDown: true, minInk: 300},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			op := tt.op
+			op.kind, op.closed = opPath, true
+			op.y0, op.y1 = 0, 100
+			pic := &picture{fonts: f, width: 100, height: 100, ops: []drawOp{
+				{kind: opRect, rect: image.Rect(0, 0, 100, 100), fill: color.NRGBA{255, 255, 255, 255}, y1: 100},
+				op,
+			}}
+			var buf bytes.Buffer
+			require.NoError(t, pic.encode(&buf))
+			img, err := png.Decode(&buf)
+			require.NoError(t, err)
+			ink := func(x, y int) float64 {
+				r, _, _, _ := img.At(x, y).RGBA()
+				return 1 - float64(r)/0xffff
+			}
+			inked, asymmetric := 0.0, 0.0
+			for y := range 100 {
+				for x := range 100 {
+					mx, my := 99-x, y
+					if tt.upsideDown {
+						mx, my = x, 99-y
+					}
+					inked += ink(x, y)
+					asymmetric += math.Abs(ink(x, y) - ink(mx, my))
+				}
+			}
+			assert.Greater(t, inked, tt.minInk, "the shape")
+			// Some 4 pixels' worth of ink differ (antialiasing); the
+			// triangle's notch made it 214, and drawing the first
+			// side twice 30 for the triangle, 48 for the box.
+			assert.Less(t, asymmetric, 12.0)
+		})
+	}
 }
