@@ -11,6 +11,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/image/colornames"
 	"golang.org/x/image/font"
@@ -137,7 +138,7 @@ type svgReader struct {
 // viewBox, rounded to whole pixels as graphviz sizes its PNG.
 func pictureFromSVG(svg []byte, f *fonts) (*picture, error) {
 	r := &svgReader{faces: newFaceCache(f), pic: &picture{fonts: f}, gradients: map[string]color.NRGBA{}}
-	dec := xml.NewDecoder(bytes.NewReader(svg))
+	dec := xml.NewDecoder(bytes.NewReader(xmlChars(svg)))
 	dec.Entity = xml.HTMLEntity
 	seenSVG := false
 	for {
@@ -182,6 +183,41 @@ func pictureFromSVG(svg []byte, f *fonts) (*picture, error) {
 		return nil, errors.New("reading graphviz's SVG: no <svg> element")
 	}
 	return r.pic, nil
+}
+
+// xmlChars returns svg with each character that XML does not allow (the
+// control characters other than tab, newline and carriage return, U+FFFE,
+// U+FFFF, and bytes that are not UTF-8) replaced by U+FFFD: graphviz copies
+// a label's control characters into its SVG as they are (also those of
+// character references such as "&#1;"), and encoding/xml rejects the
+// whole SVG for one. svg itself is returned when it has none.
+func xmlChars(svg []byte) []byte {
+	var out []byte
+	for i := 0; i < len(svg); {
+		r, size := rune(svg[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRune(svg[i:])
+		}
+		allowed := r == '\t' || r == '\n' || r == '\r' ||
+			r >= 0x20 && r <= 0xd7ff || r >= 0xe000 && r <= 0xfffd || r >= 0x10000 && r <= utf8.MaxRune
+		if r == utf8.RuneError && size == 1 {
+			allowed = false
+		}
+		switch {
+		case !allowed && out == nil:
+			out = append(make([]byte, 0, len(svg)+16), svg[:i]...)
+			fallthrough
+		case !allowed:
+			out = utf8.AppendRune(out, utf8.RuneError)
+		case out != nil:
+			out = append(out, svg[i:i+size]...)
+		}
+		i += size
+	}
+	if out == nil {
+		return svg
+	}
+	return out
 }
 
 // page reads the page's size in pixels from the <svg> element's width and

@@ -317,3 +317,29 @@ func FuzzPictureFromSVG(f *testing.F) {
 		}
 	})
 }
+
+// TestXMLChars: characters XML does not allow become U+FFFD, and SVG
+// without any is left as it is.
+func TestXMLChars(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"", ""},
+		{"a\tb\nc\r\n é 日 😀 \ufffd", "a\tb\nc\r\n é 日 😀 \ufffd"},
+		{"ctl \x01\x02\x1b x", "ctl \ufffd\ufffd\ufffd x"},
+		{"\x00", "\ufffd"},
+		{"\ufffe\uffff", "\ufffd\ufffd"},
+		{"latin1 \xe9\xff.", "latin1 \ufffd\ufffd."},
+	} {
+		t.Run(tt.in, func(t *testing.T) {
+			assert.Equal(t, tt.want, string(xmlChars([]byte(tt.in))))
+		})
+	}
+}
+
+// TestPNGControlCharacters: a label with control characters, which
+// graphviz writes into its SVG as they are, is drawn (encoding/xml
+// rejected the SVG), each of them as U+FFFD.
+func TestPNGControlCharacters(t *testing.T) {
+	img := pngOf(t, "digraph { a [label=\"WW\x01\x1bWW &#2;\", fontcolor=\"#0000ff\", fontsize=30] }")
+	blue := count(img, func(c color.NRGBA) bool { return c.B > 200 && c.R < 60 && c.G < 60 })
+	assert.Greater(t, blue, 300, "the label's text")
+}
