@@ -119,15 +119,29 @@ func draw(dot []byte, f graphviz.Format, w io.Writer) error {
 
 // render parses dot and renders it with gv in format f to w.
 func render(ctx context.Context, gv *graphviz.Graphviz, dot []byte, f graphviz.Format, w io.Writer) error {
-	g, err := graphviz.ParseBytes(dot)
+	g, err := parseDOT(dot)
 	if err != nil {
-		return fmt.Errorf("parsing DOT: %w", err)
+		return err
 	}
 	defer g.Close()
 	if err := gv.Render(ctx, g, f, w); err != nil {
 		return fmt.Errorf("rendering %s: %w", f, err)
 	}
 	return nil
+}
+
+// parseDOT parses the DOT graph dot. go-graphviz returns neither a graph
+// nor an error for input without a graph (empty, or only comments), on
+// which its graph's methods panic.
+func parseDOT(dot []byte) (*graphviz.Graph, error) {
+	g, err := graphviz.ParseBytes(dot)
+	if err != nil {
+		return nil, fmt.Errorf("parsing DOT: %w", err)
+	}
+	if g == nil {
+		return nil, errors.New("parsing DOT: no graph in the input")
+	}
+	return g, nil
 }
 
 // recordProcs is how many processors run Go code while graphviz lays
@@ -189,9 +203,9 @@ func recordPNG(dot []byte) (*picture, error) {
 		return nil, fmt.Errorf("starting graphviz: %w", err)
 	}
 	defer gv.Close()
-	g, err := graphviz.ParseBytes(dot)
+	g, err := parseDOT(dot)
 	if err != nil {
-		return nil, fmt.Errorf("parsing DOT: %w", err)
+		return nil, err
 	}
 	defer g.Close()
 	if !setsResolution(g.GetStr("dpi")) && !setsResolution(g.GetStr("resolution")) {

@@ -133,6 +133,10 @@ func TestRun(t *testing.T) {
 		status int
 		msg    string
 	}{
+		// Before any syntax error: graphviz keeps reporting its last
+		// error for input without a graph.
+		{"no graph, svg", []string{"-T", "svg"}, "", 1, "parsing DOT: no graph in the input"},
+		{"no graph, png", []string{"-T", "png"}, "/* only a comment */\n", 1, "parsing DOT: no graph in the input"},
 		{"bad DOT", []string{"-o", filepath.Join(dir, "bad.svg")}, "digraph { a -> ", 1, "parsing DOT"},
 		{"unknown format", []string{"-T", "jpg"}, "", 2, "unknown output format"},
 		{"two inputs", []string{"a.dot", "b.dot"}, "", 2, "usage"},
