@@ -43,7 +43,8 @@ const (
 	// and radii pts[2], pts[3].
 	opEllipse
 	// opText draws text in the face named by face at the baseline's start (pts[0],
-	// pts[1]) in the pen's colour.
+	// pts[1]) in the pen's colour, turned turn quarter turns
+	// counterclockwise (see quarterTurns).
 	opText
 )
 
@@ -66,6 +67,7 @@ type drawOp struct {
 	rect            image.Rectangle
 	text            string
 	face            faceKey
+	turn            int
 	// y0 and y1 bound the rows of the picture the operation may touch.
 	y0, y1 float64
 }
@@ -210,12 +212,55 @@ func (p *picture) drawStrip(strip *image.RGBA, y0 int, faces faceCache) error {
 			if err != nil {
 				return err
 			}
+			if op.turn != 0 {
+				drawTurnedText(strip, op, f, y0)
+				continue
+			}
 			d := font.Drawer{Dst: strip, Src: image.NewUniform(op.pen), Face: f,
 				Dot: fixed.Point26_6{X: fixed26(op.pts[0]), Y: fixed26(op.pts[1] - float64(y0))}}
 			d.DrawString(op.text)
 		}
 	}
 	return nil
+}
+
+// drawTurnedText draws op's text, turned op.turn quarter turns, into
+// strip, whose first row is the picture's row y0, in the face f: the text
+// is drawn upright into a mask of its own, which is turned and then
+// painted in the pen's colour.
+func drawTurnedText(strip *image.RGBA, op *drawOp, f font.Face, y0 int) {
+	m := f.Metrics()
+	ascent, height := m.Ascent.Ceil(), m.Ascent.Ceil()+m.Descent.Ceil()
+	width := font.MeasureString(f, op.text).Ceil()
+	if width <= 0 || height <= 0 {
+		return
+	}
+	upright := image.NewAlpha(image.Rect(0, 0, width, height))
+	d := font.Drawer{Dst: upright, Src: image.Opaque, Face: f, Dot: fixed.P(0, ascent)}
+	d.DrawString(op.text)
+	// Pixel (u, v) of the upright mask, u along the baseline from its
+	// start and v down from the top, goes where the turned baseline
+	// takes it.
+	x0, yb := int(math.Round(op.pts[0])), int(math.Round(op.pts[1]))-y0
+	var turned *image.Alpha
+	var at func(u, v int) image.Point
+	switch op.turn {
+	case 1: // bottom to top: down the text is right on the page
+		turned = image.NewAlpha(image.Rect(x0-ascent, yb-width, x0-ascent+height, yb))
+		at = func(u, v int) image.Point { return image.Pt(x0-ascent+v, yb-1-u) }
+	case 2: // upside down: down the text is up the page
+		turned = image.NewAlpha(image.Rect(x0-width+1, yb-height+ascent+1, x0+1, yb+ascent+1))
+		at = func(u, v int) image.Point { return image.Pt(x0-u, yb+ascent-v) }
+	default: // 3, top to bottom: down the text is left on the page
+		turned = image.NewAlpha(image.Rect(x0+ascent-height+1, yb, x0+ascent+1, yb+width))
+		at = func(u, v int) image.Point { return image.Pt(x0+ascent-v, yb+u) }
+	}
+	for v := range height {
+		for u := range width {
+			turned.SetAlpha(at(u, v).X, at(u, v).Y, upright.AlphaAt(u, v))
+		}
+	}
+	imagedraw.DrawMask(strip, turned.Rect, image.NewUniform(op.pen), image.Point{}, turned, turned.Rect.Min, imagedraw.Over)
 }
 
 // path makes op's path dc's current path. An open, unfilled, solid path

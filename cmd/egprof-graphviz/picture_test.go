@@ -8,11 +8,13 @@ import (
 	"image/png"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/image/font"
 )
 
 // TestAdler32Combine: the checksum of two pieces combined is the checksum
@@ -70,6 +72,21 @@ func TestPNGTransparent(t *testing.T) {
 	assert.Greater(t, clear, 1000, "page transparent")
 }
 
+// pngOnWhite is the PNG of a square picture of side pixels: a white page
+// with op drawn on it.
+func pngOnWhite(t *testing.T, f *fonts, side int, op drawOp) image.Image {
+	t.Helper()
+	pic := &picture{fonts: f, width: side, height: side, ops: []drawOp{
+		{kind: opRect, rect: image.Rect(0, 0, side, side), fill: color.NRGBA{255, 255, 255, 255}, y1: float64(side)},
+		op,
+	}}
+	var buf bytes.Buffer
+	require.NoError(t, pic.encode(&buf))
+	img, err := png.Decode(&buf)
+	require.NoError(t, err)
+	return img
+}
+
 // TestPNGPolygonJoins: each corner of a thick outline is joined, also the
 // one where its path starts and ends (flat line ends left a notch there),
 // and no side is drawn darker than the others, so that shapes symmetric
@@ -100,14 +117,7 @@ func TestPNGPolygonJoins(t *testing.T) {
 			op := tt.op
 			op.kind, op.closed = opPath, true
 			op.y0, op.y1 = 0, 100
-			pic := &picture{fonts: f, width: 100, height: 100, ops: []drawOp{
-				{kind: opRect, rect: image.Rect(0, 0, 100, 100), fill: color.NRGBA{255, 255, 255, 255}, y1: 100},
-				op,
-			}}
-			var buf bytes.Buffer
-			require.NoError(t, pic.encode(&buf))
-			img, err := png.Decode(&buf)
-			require.NoError(t, err)
+			img := pngOnWhite(t, f, 100, op)
 			ink := func(x, y int) float64 {
 				r, _, _, _ := img.At(x, y).RGBA()
 				return 1 - float64(r)/0xffff
@@ -128,6 +138,52 @@ func TestPNGPolygonJoins(t *testing.T) {
 			// triangle's notch made it 214, and drawing the first
 			// side twice 30 for the triangle, 48 for the box.
 			assert.Less(t, asymmetric, 12.0)
+		})
+	}
+}
+
+// TestPNGTurnedText: text on a turned page runs along its baseline's
+// direction from its start, with its top on the side the turn puts it
+// (on a page turned by rotate=90 the text runs bottom to top, its top to
+// the left); upright text, drawn otherwise, is the reference.
+func TestPNGTurnedText(t *testing.T) {
+	f, err := newFonts()
+	require.NoError(t, err)
+	face, err := newFaceCache(f).face(faceKey{size: 20})
+	require.NoError(t, err)
+	ascent, descent := face.Metrics().Ascent.Ceil(), face.Metrics().Descent.Ceil()
+	const x0, y0 = 100, 100 // the baseline's start
+	blue := color.NRGBA{0, 0, 0xff, 255}
+	for _, tt := range []struct {
+		turn int
+		// want bounds the ink: the text's length along its baseline
+		// from (x0, y0), its ascent and descent across it.
+		want func(length int) image.Rectangle
+	}{
+		{0, func(n int) image.Rectangle { return image.Rect(x0, y0-ascent, x0+n, y0+descent) }},
+		{1, func(n int) image.Rectangle { return image.Rect(x0-ascent, y0-n, x0+descent, y0) }},
+		{2, func(n int) image.Rectangle { return image.Rect(x0-n, y0-descent, x0, y0+ascent) }},
+		{3, func(n int) image.Rectangle { return image.Rect(x0-descent, y0, x0+ascent, y0+n) }},
+	} {
+		t.Run(strconv.Itoa(tt.turn), func(t *testing.T) {
+			op := drawOp{kind: opText, text: "Wgy", face: faceKey{size: 20}, pen: blue, pts: []float64{x0, y0}, turn: tt.turn, y0: 0, y1: 200}
+			img := pngOnWhite(t, f, 200, op)
+			var ink image.Rectangle
+			for y := range 200 {
+				for x := range 200 {
+					if r, _, _, _ := img.At(x, y).RGBA(); r < 0x8000 {
+						ink = ink.Union(image.Rect(x, y, x+1, y+1))
+					}
+				}
+			}
+			require.False(t, ink.Empty(), "text drawn")
+			want := tt.want(font.MeasureString(face, "Wgy").Ceil())
+			// Glyphs do not fill their advance and ascent to the pixel:
+			// the ink lies within the box, and spans most of its length.
+			assert.True(t, ink.In(want.Inset(-1)), "ink %v within %v", ink, want)
+			length := max(ink.Dx(), ink.Dy())
+			assert.Greater(t, length, max(want.Dx(), want.Dy())*3/4, "ink %v along the baseline of %v", ink, want)
+			assert.Equal(t, tt.turn%2 == 1, ink.Dy() > ink.Dx(), "ink %v runs along the baseline", ink)
 		})
 	}
 }

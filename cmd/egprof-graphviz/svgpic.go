@@ -611,20 +611,64 @@ func (r *svgReader) text(dec *xml.Decoder, t xml.StartElement, m affine) error {
 		return err
 	}
 	x, y := m.apply(v[0], v[1])
+	// The baseline runs along the image of the x axis, a quarter turn of
+	// it on a rotated page (rotate=90, landscape).
+	turn := quarterTurns(m)
+	dx, dy := turnDirection(turn)
 	// Whole pixels, as gg measures text.
 	w := float64(font.MeasureString(f, text) >> 6)
+	back := w / 2
 	switch anchor, _ := attr(t, "text-anchor"); anchor {
 	case "start":
+		back = 0
 	case "end":
-		x -= w
-	default:
-		x -= w / 2
+		back = w
 	}
+	x, y = x-back*dx, y-back*dy
 	fm := f.Metrics()
+	above := float64(fm.Ascent)/64 + float64(fm.Height)/64 + 2
+	below := float64(fm.Descent)/64 + float64(fm.Height)/64 + 2
 	// pts are the baseline's start.
-	op := drawOp{kind: opText, text: text, face: fk, pen: pen, pts: []float64{x, y}}
-	r.addRows(op, y-float64(fm.Ascent)/64-float64(fm.Height)/64-2, y+float64(fm.Descent)/64+float64(fm.Height)/64+2)
+	op := drawOp{kind: opText, text: text, face: fk, pen: pen, pts: []float64{x, y}, turn: turn}
+	switch turn {
+	case 0:
+		r.addRows(op, y-above, y+below)
+	case 2:
+		r.addRows(op, y-below, y+above)
+	default:
+		r.addRows(op, min(y, y+w*dy)-2, max(y, y+w*dy)+2)
+	}
 	return nil
+}
+
+// quarterTurns is how many quarter turns, counterclockwise on the page, m
+// turns the x axis by, to the nearest: 0 leaves text left to right, 1
+// sets it bottom to top, 2 upside down and 3 top to bottom.
+func quarterTurns(m affine) int {
+	switch {
+	case math.Abs(m.a) >= math.Abs(m.b) && m.a >= 0:
+		return 0
+	case math.Abs(m.a) >= math.Abs(m.b):
+		return 2
+	case m.b < 0: // y grows downwards: the x axis points up the page
+		return 1
+	default:
+		return 3
+	}
+}
+
+// turnDirection is the unit vector, in pixels (y down), along which text
+// turned turn quarter turns runs.
+func turnDirection(turn int) (dx, dy float64) {
+	switch turn {
+	case 1:
+		return 0, -1
+	case 2:
+		return -1, 0
+	case 3:
+		return 0, 1
+	}
+	return 1, 0
 }
 
 // add records op, with the rows it may touch: those of its points, widened

@@ -343,3 +343,27 @@ func TestPNGControlCharacters(t *testing.T) {
 	blue := count(img, func(c color.NRGBA) bool { return c.B > 200 && c.R < 60 && c.G < 60 })
 	assert.Greater(t, blue, 300, "the label's text")
 }
+
+// TestTextOnTurnedPage: on a page graphviz turns (rotate=90: its
+// transform has rotate(-90)), text runs bottom to top, and its anchor is
+// the middle of that run.
+func TestTextOnTurnedPage(t *testing.T) {
+	f, err := newFonts()
+	require.NoError(t, err)
+	svg := `<svg width="100pt" height="200pt"><g transform="rotate(-90) translate(-200 0)">` +
+		`<text text-anchor="middle" x="100" y="50" font-size="10.00">abc</text></g></svg>`
+	pic, err := pictureFromSVG([]byte(svg), f)
+	require.NoError(t, err)
+	require.Len(t, pic.ops, 1)
+	op := pic.ops[0]
+	assert.Equal(t, 1, op.turn)
+	face, err := newFaceCache(f).face(op.face)
+	require.NoError(t, err)
+	w := float64(font.MeasureString(face, "abc") >> 6)
+	// rotate(-90) takes (x, y) to (y, -x): the anchor (100-200, 50) goes
+	// to (50, 100), and the baseline starts half the text below it.
+	assert.InDelta(t, 50, op.pts[0], 1e-9)
+	assert.InDelta(t, 100+w/2, op.pts[1], 1e-9)
+	assert.InDelta(t, 100-w/2-2, op.y0, 1e-9)
+	assert.InDelta(t, 100+w/2+2, op.y1, 1e-9)
+}
