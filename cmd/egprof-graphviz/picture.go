@@ -225,9 +225,9 @@ func (p *picture) drawStrip(strip *image.RGBA, y0 int, faces faceCache) error {
 }
 
 // drawTurnedText draws op's text, turned op.turn quarter turns, into
-// strip, whose first row is the picture's row y0, in the face f: the text
-// is drawn upright into a mask of its own, which is turned and then
-// painted in the pen's colour.
+// strip, whose first row is the picture's row y0, in the face f: the part
+// of the text the strip shows is drawn upright into a mask of its own,
+// which is turned and then painted in the pen's colour.
 func drawTurnedText(strip *image.RGBA, op *drawOp, f font.Face, y0 int) {
 	m := f.Metrics()
 	ascent, height := m.Ascent.Ceil(), m.Ascent.Ceil()+m.Descent.Ceil()
@@ -235,32 +235,42 @@ func drawTurnedText(strip *image.RGBA, op *drawOp, f font.Face, y0 int) {
 	if width <= 0 || height <= 0 {
 		return
 	}
-	upright := image.NewAlpha(image.Rect(0, 0, width, height))
-	d := font.Drawer{Dst: upright, Src: image.Opaque, Face: f, Dot: fixed.P(0, ascent)}
-	d.DrawString(op.text)
-	// Pixel (u, v) of the upright mask, u along the baseline from its
-	// start and v down from the top, goes where the turned baseline
-	// takes it.
+	// Pixel (x, y) of the turned text's area shows pixel (u, v) of the
+	// text drawn upright, u along the baseline from its start and v down
+	// from its top.
 	x0, yb := int(math.Round(op.pts[0])), int(math.Round(op.pts[1]))-y0
-	var turned *image.Alpha
-	var at func(u, v int) image.Point
+	var area image.Rectangle
+	var from func(x, y int) (u, v int)
 	switch op.turn {
 	case 1: // bottom to top: down the text is right on the page
-		turned = image.NewAlpha(image.Rect(x0-ascent, yb-width, x0-ascent+height, yb))
-		at = func(u, v int) image.Point { return image.Pt(x0-ascent+v, yb-1-u) }
+		area = image.Rect(x0-ascent, yb-width, x0-ascent+height, yb)
+		from = func(x, y int) (int, int) { return yb - 1 - y, x - (x0 - ascent) }
 	case 2: // upside down: down the text is up the page
-		turned = image.NewAlpha(image.Rect(x0-width+1, yb-height+ascent+1, x0+1, yb+ascent+1))
-		at = func(u, v int) image.Point { return image.Pt(x0-u, yb+ascent-v) }
+		area = image.Rect(x0-width+1, yb+ascent-height+1, x0+1, yb+ascent+1)
+		from = func(x, y int) (int, int) { return x0 - x, yb + ascent - y }
 	default: // 3, top to bottom: down the text is left on the page
-		turned = image.NewAlpha(image.Rect(x0+ascent-height+1, yb, x0+ascent+1, yb+width))
-		at = func(u, v int) image.Point { return image.Pt(x0+ascent-v, yb+u) }
+		area = image.Rect(x0+ascent-height+1, yb, x0+ascent+1, yb+width)
+		from = func(x, y int) (int, int) { return y - yb, x0 + ascent - x }
 	}
-	for v := range height {
-		for u := range width {
-			turned.SetAlpha(at(u, v).X, at(u, v).Y, upright.AlphaAt(u, v))
+	// Only what the strip shows is drawn: a long text across many strips
+	// is not drawn whole for each.
+	area = area.Intersect(strip.Rect)
+	if area.Empty() {
+		return
+	}
+	u0, v0 := from(area.Min.X, area.Min.Y)
+	u1, v1 := from(area.Max.X-1, area.Max.Y-1)
+	upright := image.NewAlpha(image.Rect(min(u0, u1), min(v0, v1), max(u0, u1)+1, max(v0, v1)+1))
+	d := font.Drawer{Dst: upright, Src: image.Opaque, Face: f, Dot: fixed.P(0, ascent)}
+	d.DrawString(op.text)
+	turned := image.NewAlpha(area)
+	for y := area.Min.Y; y < area.Max.Y; y++ {
+		for x := area.Min.X; x < area.Max.X; x++ {
+			u, v := from(x, y)
+			turned.SetAlpha(x, y, upright.AlphaAt(u, v))
 		}
 	}
-	imagedraw.DrawMask(strip, turned.Rect, image.NewUniform(op.pen), image.Point{}, turned, turned.Rect.Min, imagedraw.Over)
+	imagedraw.DrawMask(strip, area, image.NewUniform(op.pen), image.Point{}, turned, area.Min, imagedraw.Over)
 }
 
 // path makes op's path dc's current path. An open, unfilled, solid path

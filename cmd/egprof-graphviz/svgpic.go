@@ -95,6 +95,11 @@ func parseTransform(s string) (affine, error) {
 			}
 		case name == "rotate" && len(args) == 1:
 			sin, cos := math.Sincos(args[0] * math.Pi / 180)
+			if q := args[0] / 90; q == math.Trunc(q) {
+				// Quarter turns exactly, so that upright boxes stay
+				// upright (cos 90° is 6e-17 in floating point).
+				sin, cos = math.Round(sin), math.Round(cos)
+			}
 			t = affine{a: cos, b: sin, c: -sin, d: cos}
 		default:
 			return m, fmt.Errorf("transform %q: unsupported %s with %d arguments", s, name, len(args))

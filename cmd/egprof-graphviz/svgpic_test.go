@@ -28,6 +28,7 @@ func TestParseTransform(t *testing.T) {
 		{in: "scale(2) translate(10)", x: 1, y: 1, wantX: 22, wantY: 2},
 		// rotate=90: graphviz turns the page a quarter.
 		{in: "rotate(-90) translate(0 0)", x: 1, y: 0, wantX: 0, wantY: -1},
+		{in: "rotate(30)", x: 2, y: 0, wantX: math.Sqrt(3), wantY: 1},
 		{in: "", x: 3, y: 4, wantX: 3, wantY: 4},
 		{in: "skewX(3)", wantErrSub: "unsupported skewX"},
 		{in: "scale(1 2", wantErrSub: "expected name(arguments)"},
@@ -348,6 +349,11 @@ func TestPNGControlCharacters(t *testing.T) {
 // transform has rotate(-90)), text runs bottom to top, and its anchor is
 // the middle of that run.
 func TestTextOnTurnedPage(t *testing.T) {
+	// A quarter turn is exact: an upright rectangle stays one.
+	m, err := parseTransform("rotate(-90)")
+	require.NoError(t, err)
+	assert.Equal(t, affine{a: 0, b: -1, c: 1, d: 0}, m)
+
 	f, err := newFonts()
 	require.NoError(t, err)
 	svg := `<svg width="100pt" height="200pt"><g transform="rotate(-90) translate(-200 0)">` +
