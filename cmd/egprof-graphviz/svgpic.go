@@ -37,8 +37,8 @@ const pngDPI = 96
 // affine is a 2-D affine transform: (x, y) -> (a*x + c*y + e, b*x + d*y + f).
 type affine struct{ a, b, c, d, e, f float64 }
 
-// identity is the transform that changes nothing.
-var identity = affine{a: 1, d: 1}
+// identity returns the transform that changes nothing.
+func identity() affine { return affine{a: 1, d: 1} }
 
 // apply returns the image of (x, y).
 func (m affine) apply(x, y float64) (float64, float64) {
@@ -63,7 +63,7 @@ func (m affine) scale() float64 {
 // parseTransform reads an SVG transform list (graphviz writes
 // "scale(sx sy) rotate(r) translate(tx ty)"); the rightmost applies first.
 func parseTransform(s string) (affine, error) {
-	m := identity
+	m := identity()
 	var steps []affine
 	rest := strings.TrimSpace(s)
 	for rest != "" {
@@ -88,7 +88,7 @@ func parseTransform(s string) (affine, error) {
 			}
 			t = affine{a: sx, d: sy}
 		case name == "translate" && (len(args) == 1 || len(args) == 2):
-			t = identity
+			t = identity()
 			t.e = args[0]
 			if len(args) == 2 {
 				t.f = args[1]
@@ -139,8 +139,8 @@ type svgReader struct {
 }
 
 // pictureFromSVG reads graphviz's SVG of one page, laid out at pngDPI,
-// into a picture with the fonts f. The page is the first <svg> element's
-// viewBox, rounded to whole pixels as graphviz sizes its PNG.
+// into a picture with the fonts f. The page's size is the first <svg>
+// element's (see page).
 func pictureFromSVG(svg []byte, f *fonts) (*picture, error) {
 	r := &svgReader{faces: newFaceCache(f), pic: &picture{fonts: f}, gradients: map[string]color.NRGBA{}}
 	dec := xml.NewDecoder(bytes.NewReader(xmlChars(svg)))
@@ -156,7 +156,7 @@ func pictureFromSVG(svg []byte, f *fonts) (*picture, error) {
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
-			m := identity
+			m := identity()
 			if len(r.stack) > 0 {
 				m = r.stack[len(r.stack)-1]
 			}
@@ -298,14 +298,11 @@ func (r *svgReader) element(dec *xml.Decoder, t xml.StartElement, m affine) erro
 			return err
 		}
 		cx, cy := m.apply(v[0], v[1])
-		// graphviz's rotations are quarter turns: a radius lies along
-		// one axis or the other.
-		ex, ey := m.a*v[2], m.b*v[2]
-		fx, fy := m.c*v[3], m.d*v[3]
-		rx, ry := math.Hypot(ex, fx), math.Hypot(ey, fy)
-		if math.Abs(m.b) > math.Abs(m.a) {
-			rx, ry = math.Hypot(fx, ex), math.Hypot(fy, ey)
-		}
+		// The radii along the page's axes: graphviz's rotations are
+		// quarter turns, which keep an ellipse's axes on them (a turned
+		// page swaps the radii).
+		rx := math.Hypot(m.a*v[2], m.c*v[3])
+		ry := math.Hypot(m.b*v[2], m.d*v[3])
 		op := drawOp{kind: opEllipse, pts: []float64{cx, cy, rx, ry}}
 		if err := r.paint(t, m, &op, true); err != nil {
 			return err
@@ -450,10 +447,10 @@ func (r *svgReader) paint(t xml.StartElement, m affine, op *drawOp, fillable boo
 		return err
 	}
 	width := 1.0
-	if s, ok := attr(t, "stroke-width"); ok {
+	if _, ok := attr(t, "stroke-width"); ok {
 		v, err := numberAttrs(t, "stroke-width")
 		if err != nil {
-			return fmt.Errorf("stroke-width %q: %w", s, err)
+			return err
 		}
 		width = v[0]
 	}
@@ -591,10 +588,10 @@ func (r *svgReader) text(dec *xml.Decoder, t xml.StartElement, m affine) error {
 		return err
 	}
 	size := 14.0 // graphviz's default font size
-	if s, ok := attr(t, "font-size"); ok {
+	if _, ok := attr(t, "font-size"); ok {
 		fs, err := numberAttrs(t, "font-size")
 		if err != nil {
-			return fmt.Errorf("font-size %q: %w", s, err)
+			return err
 		}
 		size = fs[0]
 	}
