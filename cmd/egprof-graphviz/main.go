@@ -183,9 +183,6 @@ func drawPNG(dot []byte, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if pic == nil {
-		return fmt.Errorf("rendering %s: graphviz produced nothing", graphviz.PNG)
-	}
 	return pic.encode(w)
 }
 
