@@ -47,6 +47,26 @@ func (s *Lines) indirectString(u *unit, sec *section, b *buf, wantStr bool) optS
 	return sec.openString(off, true)
 }
 
+// altString resolves a DW_FORM_GNU_strp_alt offset into the alt file's
+// .debug_str (read_alt_indirect_string), as indirectString does; without
+// the alt file the string is absent, and nothing is said.
+func (s *Lines) altString(u *unit, b *buf, wantStr bool) optString {
+	if u.offsetSize > b.remaining() {
+		b.fail()
+		return optString{}
+	}
+	off := u.readOffset(b)
+	alt := s.alt
+	if alt == nil {
+		s.altUsed = true
+		return optString{}
+	}
+	if !alt.readable(&alt.str, off) || !wantStr || off >= uint64(len(alt.str.data)) {
+		return optString{}
+	}
+	return alt.str.openString(off, true)
+}
+
 // indexedString resolves a DW_FORM_strx* index through
 // .debug_str_offsets (read_indexed_string); an empty string is present
 // here. Without wantStr only the checks are made.
@@ -171,15 +191,7 @@ func (s *Lines) readAttr(u *unit, form uint32, implicit uint64, b *buf, wantStr 
 		case formLineStrp:
 			a.str = s.indirectString(u, &s.lineStr, b, wantStr)
 		case formGNUStrpAlt:
-			// The string lives in a .gnu_debugaltlink file, which is not
-			// consulted (read_alt_indirect_string); BFD yields NULL when
-			// that file is missing.
-			s.altUsed = true
-			if u.offsetSize > b.remaining() {
-				b.fail()
-			} else {
-				u.readOffset(b)
-			}
+			a.str = s.altString(u, b, wantStr)
 		case formStrx1, formStrx2, formStrx3, formStrx4, formStrx:
 			var idx uint64
 			switch form {

@@ -134,10 +134,10 @@ func (s *Lines) scanUnit(u *unit) bool {
 		ab := u.abbrevs.get(num)
 		if ab == nil {
 			// BFD reports a missing abbreviation only when it differs
-			// from the previous one reported.
-			if num != s.prevFailedAbbrev {
+			// from the previous one reported (in either file).
+			if r := s.root(); num != r.prevFailedAbbrev {
 				s.warnf("could not find abbrev number %d", num)
-				s.prevFailedAbbrev = num
+				r.prevFailedAbbrev = num
 			}
 			return false
 		}
@@ -386,7 +386,14 @@ func (s *Lines) findAbstract(u *unit, a attr, depth int, name *optString, linkag
 		off = int(ref)
 		if off < u.start || off >= u.end {
 			tu := s.unitAt(off)
-			for tu == nil {
+			if tu == nil && s.owner != nil {
+				// From a unit of the alt file BFD still reads on
+				// through the executable's units, none of which can
+				// hold the DIE.
+				for s.owner.nextUnit() != nil {
+				}
+			}
+			for tu == nil && s.owner == nil {
 				nu := s.nextUnit()
 				if nu == nil {
 					break
@@ -402,10 +409,35 @@ func (s *Lines) findAbstract(u *unit, a attr, depth int, name *optString, linkag
 			u = tu
 		}
 	case formGNURefAlt:
-		// References into a .gnu_debugaltlink file cannot be followed.
-		s.altUsed = true
-		s.warnf("unable to read alt ref %d", ref)
-		return false
+		// The DIE is in the alt file (read_alt_indirect_ref): found in
+		// its units read so far, else in the next ones read. The rest
+		// is read with the alt file's state.
+		alt := s.alt
+		if alt == nil {
+			s.altUsed = true
+			s.warnf("unable to read alt ref %d", ref)
+			return false
+		}
+		if !alt.readable(&alt.info, ref) {
+			s.warnf("unable to read alt ref %d", ref)
+			return false
+		}
+		off = int(ref)
+		tu := alt.unitAt(off)
+		for tu == nil {
+			nu := alt.nextUnit()
+			if nu == nil {
+				break
+			}
+			if off >= nu.start && off < nu.end {
+				tu = nu
+			}
+		}
+		if tu == nil {
+			s.warnf("unable to locate abstract instance DIE ref %d", ref)
+			return false
+		}
+		s, u = alt, tu
 	default:
 		if ref == 0 || ref >= uint64(u.end-u.start) {
 			s.warnf("invalid abstract instance DIE ref")

@@ -103,6 +103,12 @@ type Lines struct {
 	// lookup met a reference into it.
 	altLink string
 	altUsed bool
+	// alt is the state of that file once it is read (BFD's stash->alt),
+	// nil while it is not; the alt file's own state has alt set to itself
+	// (its units' alt forms point into it too) and owner to the
+	// executable's state, which records the messages of both.
+	alt   *Lines
+	owner *Lines
 
 	// ELF symbol fallback (_bfd_elf_find_function).
 	hasText   bool
@@ -135,9 +141,9 @@ func newLines(order binary.ByteOrder) *Lines {
 
 // UnreadAltFile returns the name of the .gnu_debugaltlink file (dwz -m's
 // file of debug information shared by several programs) when the lookups
-// made so far needed it, or "". egprof does not read that file, where
-// gprof reads it when it is found beside the executable: the names and
-// source files held there are missing from egprof's answers.
+// made so far needed it but it was not read (see ReadAltFile), or "": the
+// names and source files held there are missing from the answers, as they
+// are from BFD's when it does not find the file.
 func (s *Lines) UnreadAltFile() string {
 	if s == nil || !s.altUsed {
 		return ""
@@ -148,12 +154,26 @@ func (s *Lines) UnreadAltFile() string {
 	return s.altLink
 }
 
+// root returns the executable's state: s, or the state that owns s when
+// s is the alt file's.
+func (s *Lines) root() *Lines {
+	if s.owner != nil {
+		return s.owner
+	}
+	return s
+}
+
 // maxMessages bounds the messages kept.
 const maxMessages = 1 << 16
 
 // warnf records a message as BFD's error handler prints it for gprof.
+// The alt file's messages are recorded by the executable's state.
 func (s *Lines) warnf(format string, args ...any) {
 	s.warned++
+	if s.owner != nil {
+		s.owner.warnf(format, args...)
+		return
+	}
 	if len(s.msgs) < maxMessages {
 		s.msgs = append(s.msgs, "BFD: DWARF error: "+fmt.Sprintf(format, args...))
 	}

@@ -181,16 +181,71 @@ func load(f *elf.File, file *os.File, symFile *elf.File, syms RawSymbols) (*Line
 	total := len(s.info.data) + len(s.line.data) + len(s.ranges.data) + len(s.rnglists.data) + len(s.abbrev.data)
 	s.trieBudget += 16 * total
 	s.loadElfSymbols(symFile, syms)
-	if sec := f.Section(".gnu_debugaltlink"); sec != nil {
-		if data, err := sec.Data(); err == nil {
-			s.altLink, _, _ = strings.Cut(string(data), "\x00")
-		}
-	}
+	s.altLink = altLinkName(f)
 	if len(l.maps) > 0 {
 		s.maps, s.mapStarts = l.maps, l.mapStarts
 		runtime.AddCleanup(s, unmapAll, l.maps)
 	}
 	return s, nil
+}
+
+// altLinkName returns the file name f's .gnu_debugaltlink section
+// records, or "" where BFD finds none (bfd_get_alt_debug_link_info): the
+// section must hold at least 8 bytes, less than the file, and a build ID
+// after the name's NUL; an empty name is none either.
+func altLinkName(f *elf.File) string {
+	sec := f.Section(".gnu_debugaltlink")
+	if sec == nil || sec.Size < 8 || sec.Type == elf.SHT_NOBITS {
+		return ""
+	}
+	data, err := sectionData(f, sec)
+	if err != nil || uint64(len(data)) != sec.Size {
+		return ""
+	}
+	name, _, found := strings.Cut(string(data), "\x00")
+	if !found || len(name)+1 >= len(data) {
+		return ""
+	}
+	return name
+}
+
+// AltLink returns the name of the alt file (dwz -m's file of debug
+// information shared by several programs) that the executable's
+// .gnu_debugaltlink section records, or "" without one: the name to look
+// for as BFD's bfd_follow_gnu_debugaltlink does, and to give ReadAltFile.
+func (s *Lines) AltLink() string {
+	if s == nil {
+		return ""
+	}
+	return s.altLink
+}
+
+// ReadAltFile reads the debug sections of f, the alt file found for the
+// executable (see AltLink), for the lookups to follow the references into
+// it (DW_FORM_GNU_strp_alt, DW_FORM_GNU_ref_alt) as BFD does once it has
+// opened that file. f is not used after it returns; its sections are read,
+// not mapped. A section of it that cannot be read counts as missing: the
+// lookups needing it then fail, with BFD's messages. It must be called
+// before the first lookup.
+func (s *Lines) ReadAltFile(f *elf.File) {
+	if s == nil || f == nil {
+		return
+	}
+	alt := newLines(f.ByteOrder)
+	l := &loader{f: f}
+	alt.info = l.readSection("info")
+	alt.line = l.readSection("line")
+	alt.abbrev = l.readSection("abbrev")
+	alt.str = l.readSection("str")
+	alt.lineStr = l.readSection("line_str")
+	alt.ranges = l.readSection("ranges")
+	alt.rnglists = l.readSection("rnglists")
+	alt.strOffsets = l.readSection("str_offsets")
+	alt.addr = l.readSection("addr")
+	alt.trieBudget += 16 * (len(alt.info.data) + len(alt.line.data) + len(alt.ranges.data) +
+		len(alt.rnglists.data) + len(alt.abbrev.data))
+	alt.alt, alt.owner = alt, s
+	s.alt = alt
 }
 
 // loader reads an executable's debug sections, mapping them from file
