@@ -41,9 +41,45 @@ func (t *Table) readSeparateSources(f *elf.File, syms bfd.RawSymbols, opt Option
 		return
 	}
 	if lines != nil {
+		readAltFile(lines, name)
 		t.lines = lines
 		t.linesElsewhere = true
 		t.sources = &sourceTable{lines: lines, kept: t.kept}
+	}
+}
+
+// readAltFile gives lines the alt file (dwz -m's file of debug
+// information shared by several programs) that the DWARF read from the
+// file at path names, found where BFD 2.40's bfd_follow_gnu_debugaltlink
+// finds it: the places find_separate_debug_file tries, beside that file
+// first (a relative name is taken from that file's folder, not the
+// current one). The first that exists is taken, whatever it holds; one
+// that is not an ELF file leaves the references into it unresolved, as
+// BFD's failing bfd_check_format does. Only a regular file is opened: a
+// device or a pipe ends the search unread (BFD would read /dev/zero, or
+// wait on a pipe, forever).
+func readAltFile(lines *bfd.Lines, path string) {
+	base := lines.AltLink()
+	if base == "" {
+		return
+	}
+	for _, cand := range debugFileCandidates(path, base, true) {
+		st, err := os.Stat(cand)
+		if err != nil {
+			continue
+		}
+		if !st.Mode().IsRegular() {
+			return
+		}
+		file, err := os.Open(cand)
+		if err != nil {
+			continue // BFD's fopen check fails the same way
+		}
+		defer file.Close()
+		if f, err := elf.NewFile(file); err == nil {
+			lines.ReadAltFile(f)
+		}
+		return
 	}
 }
 

@@ -32,6 +32,7 @@ func (t *Table) readSources(f *elf.File, file *os.File, syms bfd.RawSymbols) {
 	if lines == nil {
 		return
 	}
+	readAltFile(lines, t.Path)
 	t.sources = &sourceTable{lines: lines, kept: t.kept}
 }
 
@@ -73,9 +74,9 @@ func (t *Table) SourcesErr() error {
 
 // UnreadAltFile returns the name of the file of debug information shared
 // by several programs (dwz -m, named by .gnu_debugaltlink) when the
-// source positions looked up so far needed it, or "": egprof does not
-// read that file, so some positions or names are missing (see
-// bfd.Lines.UnreadAltFile).
+// source positions looked up so far needed it and it was not found (see
+// readAltFile), or "": some positions or names are then missing, as they
+// are from gprof's (see bfd.Lines.UnreadAltFile).
 func (t *Table) UnreadAltFile() string {
 	return t.lines.UnreadAltFile()
 }

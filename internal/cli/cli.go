@@ -91,7 +91,7 @@ func execute(argv []string, stdin io.Reader, stdout, stderr io.Writer, process b
 // mapped debug sections were being read: the source positions printed
 // after that are missing (see symtab.Options.MapDebugSections). It
 // returns false when it reported one. It warns of source positions that
-// lie in a dwz file egprof does not read.
+// lie in a dwz file that was not found.
 func (c *config) checkSources(stderr io.Writer) bool {
 	ok := true
 	for _, tab := range c.tables {
@@ -100,8 +100,8 @@ func (c *config) checkSources(stderr io.Writer) bool {
 			ok = false
 		}
 		if alt := tab.UnreadAltFile(); alt != "" {
-			fmt.Fprintf(stderr, "%s: warning: %s: part of its debug information is in %s (dwz -m), which egprof does not read; "+
-				"some source files and lines are missing (gprof reads that file when it lies beside the executable)\n", c.argv0, tab.Path, alt)
+			fmt.Fprintf(stderr, "%s: warning: %s: part of its debug information is in %s (dwz -m), which was not found beside it; "+
+				"some source files and lines are missing\n", c.argv0, tab.Path, alt)
 		}
 	}
 	return ok

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -141,31 +142,122 @@ func buildIDOf(t *testing.T, f *elf.File) string {
 	return hex.EncodeToString(data[16 : 16+descsz])
 }
 
-// TestDwzSharedFileWarned runs a program whose debug information dwz
-// -m moved in part into common.debug, a file egprof does not read (gprof
-// does): where the report needed source positions held there egprof
-// warns, once, naming the file; where it needed none (-p) it is silent,
-// and its report is gprof's.
+// dwzModes are the reports of the dwz tests: every one that shows source
+// files, lines or names, and two that show none.
+var dwzModes = [][]string{
+	{"-b"}, {"-b", "-p"}, {"-b", "-q"}, {"-b", "-l", "-p"}, {"-b", "-A"}, {"-b", "-i"},
+	{"-b", "-y", "-p"}, {"-b", "-l", "-q"}, {"-b", "-x", "-A"}, {"-b", "-C", "-p"},
+	{"-b", "-q", "-c"}, {"-b", "--inline-file-names", "-q"}, {"-b", "-L", "-q"},
+}
+
+// TestDwzSharedFileRead runs a program whose debug information dwz -m
+// moved in part into common.debug, which lies beside it: egprof reads that
+// file as gprof does, without a warning, and each report is gprof's, byte
+// for byte, with its exit status (gprof's -l reports stop at "somebody
+// miscounted" here: BFD answers some addresses differently the first time,
+// and egprof does the same). The program is named from another folder:
+// the file is looked for beside the program, not in the current folder.
+func TestDwzSharedFileRead(t *testing.T) {
+	gprof := testenv.Gprof(t)
+	prog, err := filepath.Abs("testdata/dwz/prog")
+	require.NoError(t, err)
+	gmon, err := filepath.Abs("testdata/dwz/gmon.out")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	rel, err := filepath.Rel(dir, prog)
+	require.NoError(t, err)
+	t.Chdir(dir)
+	for _, mode := range dwzModes {
+		args := append(append([]string(nil), mode...), rel, gmon)
+		want := testenv.Run(t.Context(), t, gprof, dir, append([]string{gprof}, args...))
+		got, stderr, code := runArgs(t, args...)
+		assert.Equal(t, want.Code, code, "%v: %s", args, stderr)
+		assert.Equal(t, want.Stdout, got, "%v", args)
+		assert.NotContains(t, stderr, "common.debug", "%v", args)
+	}
+}
+
+// TestDwzSharedFileWarned runs the dwz program where common.debug is not
+// found (absent, in the current folder only, or not an ELF file) or must
+// not be read (a device, a pipe): lookups needing it fail quietly, as
+// BFD's do, and where the report needed source positions held there
+// egprof warns, once, naming the file; where it needed none (-p) it is
+// silent. Nothing hangs. Where gprof reads nothing for ever, each report
+// is also gprof's.
 func TestDwzSharedFileWarned(t *testing.T) {
-	const prog, gmon = "testdata/dwz/prog", "testdata/dwz/gmon.out"
-	const warning = "egprof: warning: " + prog + ": part of its debug information is in common.debug (dwz -m), " +
-		"which egprof does not read; some source files and lines are missing (gprof reads that file when it lies beside the executable)\n"
+	src, err := filepath.Abs("testdata/dwz")
+	require.NoError(t, err)
+	common, err := os.ReadFile(filepath.Join(src, "common.debug"))
+	require.NoError(t, err)
+	const warning = "egprof: warning: prog/prog: part of its debug information is in common.debug (dwz -m), " +
+		"which was not found beside it; some source files and lines are missing\n"
 	for _, tc := range []struct {
-		args []string
-		warn bool
+		name string
+		// place puts what stands for common.debug in progDir, or in the
+		// current folder cwd.
+		place func(t *testing.T, progDir, cwd string)
+		// gprofHangs: gprof reads the file for ever.
+		gprofHangs bool
 	}{
-		{[]string{"-b", "-p"}, false},
-		{[]string{"-b", "--inline-file-names", "-q"}, true},
-		{[]string{"-b", "-l", "-p"}, true},
+		{"absent", func(*testing.T, string, string) {}, false},
+		{"in the current folder only", func(t *testing.T, _, cwd string) {
+			require.NoError(t, os.WriteFile(filepath.Join(cwd, "common.debug"), common, 0o644))
+		}, false},
+		{"cut short", func(t *testing.T, progDir, _ string) {
+			require.NoError(t, os.WriteFile(filepath.Join(progDir, "common.debug"), common[:len(common)/2], 0o644))
+		}, false},
+		{"not ELF", func(t *testing.T, progDir, _ string) {
+			require.NoError(t, os.WriteFile(filepath.Join(progDir, "common.debug"), []byte(strings.Repeat("junk", 100)), 0o644))
+		}, false},
+		{"a folder", func(t *testing.T, progDir, _ string) {
+			require.NoError(t, os.Mkdir(filepath.Join(progDir, "common.debug"), 0o755))
+		}, false},
+		{"a link to a device", func(t *testing.T, progDir, _ string) {
+			if _, err := os.Stat("/dev/zero"); err != nil {
+				t.Skip("no /dev/zero here")
+			}
+			require.NoError(t, os.Symlink("/dev/zero", filepath.Join(progDir, "common.debug")))
+		}, true},
+		{"a pipe", func(t *testing.T, progDir, _ string) {
+			require.NoError(t, syscall.Mkfifo(filepath.Join(progDir, "common.debug"), 0o644))
+		}, true},
 	} {
-		args := append(append([]string(nil), tc.args...), prog, gmon)
-		stdout, stderr, code := runArgs(t, args...)
-		assert.Zero(t, code, "%v", args)
-		assert.NotEmpty(t, stdout, "%v", args)
-		if tc.warn {
-			assert.Equal(t, warning, stderr, "%v", args)
-		} else {
-			assert.Empty(t, stderr, "%v", args)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			cwd := t.TempDir()
+			progDir := filepath.Join(cwd, "prog")
+			require.NoError(t, os.Mkdir(progDir, 0o755))
+			exe, err := os.ReadFile(filepath.Join(src, "prog"))
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(filepath.Join(progDir, "prog"), exe, 0o755))
+			tc.place(t, progDir, cwd)
+			t.Chdir(cwd)
+			gmon := filepath.Join(src, "gmon.out")
+			for _, tc2 := range []struct {
+				args []string
+				warn bool
+			}{
+				{[]string{"-b", "-p"}, false},
+				{[]string{"-b", "--inline-file-names", "-q"}, true},
+				{[]string{"-b", "-l", "-p"}, true},
+				{[]string{"-b", "-C", "-p"}, true},
+			} {
+				args := append(append([]string(nil), tc2.args...), "prog/prog", gmon)
+				stdout, stderr, code := runArgs(t, args...)
+				assert.Zero(t, code, "%v", args)
+				assert.NotEmpty(t, stdout, "%v", args)
+				if tc2.warn {
+					assert.Equal(t, warning, stderr, "%v", args)
+				} else {
+					assert.Empty(t, stderr, "%v", args)
+				}
+				gprof, err := exec.LookPath("gprof")
+				if err != nil || tc.gprofHangs {
+					continue
+				}
+				want := testenv.Run(t.Context(), t, gprof, cwd, append([]string{gprof}, args...))
+				assert.Equal(t, want.Code, code, "%v", args)
+				assert.Equal(t, want.Stdout, stdout, "%v", args)
+			}
+		})
 	}
 }
