@@ -41,3 +41,54 @@ func FuzzLines(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAltLines feeds corrupt sections of dwz -m's shared file to the
+// lookups of the program naming it (testdata/dwz/build.sh), seeded with
+// the real file's sections: following the references into it must never
+// panic or run away, whatever it holds.
+func FuzzAltLines(f *testing.F) {
+	ef, err := elf.Open("../../../testdata/dwz/prog")
+	if err != nil {
+		f.Fatal(err)
+	}
+	text := ef.Section(".text")
+	ef.Close()
+	af, err := elf.Open("../../../testdata/dwz/common.debug")
+	if err != nil {
+		f.Fatal(err)
+	}
+	l := &loader{f: af}
+	info, abbrev, line, str := l.readSection("info"), l.readSection("abbrev"), l.readSection("line"), l.readSection("str")
+	af.Close()
+	if text == nil || !info.ok {
+		f.Fatal("seed files without .text or .debug_info")
+	}
+	f.Add(info.data, abbrev.data, line.data, str.data)
+	f.Add(info.data, abbrev.data, []byte(nil), []byte(nil))
+	lo, hi := text.Addr, text.Addr+text.Size
+	f.Fuzz(func(t *testing.T, info, abbrev, line, str []byte) {
+		ef, err := elf.Open("../../../testdata/dwz/prog")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ef.Close()
+		s, err := Load(ef, nil)
+		if err != nil || s == nil {
+			t.Fatalf("seed program without DWARF: %v", err)
+		}
+		alt := newLines(s.order)
+		alt.info = section{data: info, ok: info != nil, want: ".debug_info", name: ".debug_info"}
+		for sec, data := range map[*section][]byte{&alt.abbrev: abbrev, &alt.line: line, &alt.str: str} {
+			sec.data, sec.ok = data, data != nil
+		}
+		alt.trieBudget += 16 * (len(info) + len(line) + len(abbrev))
+		alt.alt, alt.owner = alt, s
+		s.alt = alt
+		for addr := lo; addr < hi; addr++ {
+			s.Find(addr)
+		}
+		if s.UnreadAltFile() != "" {
+			t.Fatal("an alt file given is reported unread")
+		}
+	})
+}
