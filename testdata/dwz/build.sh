@@ -2,7 +2,8 @@
 # dwz: two programs sharing lib.c, whose common debug information
 # `dwz -m common.debug` moves into a file of its own that both name in
 # .gnu_debugaltlink (DW_FORM_GNU_ref_alt and DW_FORM_GNU_strp_alt point
-# into it). egprof does not read that file, and says so; gprof does.
+# into it). egprof and gprof read that file beside prog; the tests also
+# move it away, where egprof warns that it was not found.
 # Only prog is profiled; other is built for dwz and not kept.
 source "$(dirname "$0")/../../scripts/build-lib.sh"
 need_tools dwz dwz

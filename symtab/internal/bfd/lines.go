@@ -99,8 +99,8 @@ type Lines struct {
 	// warned counts the messages recorded (kept or not, taken or not).
 	warned int
 	// altLink names the file of the DWARF's .gnu_debugaltlink section (dwz
-	// -m's shared file), which egprof does not read; altUsed is set once a
-	// lookup met a reference into it.
+	// -m's shared file); altUsed is set once a lookup met a reference into
+	// it while that file was not read.
 	altLink string
 	altUsed bool
 	// alt is the state of that file once it is read (BFD's stash->alt),
