@@ -234,6 +234,24 @@ func (t *tableBuilder) addAbove(addr uint64, file int32, line uint32) bool {
 	return false
 }
 
+// replaceTop replaces the top row of a flat sequence that has not ended
+// with a row of the same address that is not the end of its sequence, as
+// addFlat would, and reports whether it did. It is the second commonest
+// case of an optimised program's line program (several rows at one
+// address, one for each inlined call or view), tried where addAbove
+// fails: through add, it took 150 of runLineProgram's 890 ms of samples
+// on lua (gcc -O2). It is kept apart from addAbove so that both stay
+// small enough to be inlined.
+func (t *tableBuilder) replaceTop(addr uint64, file int32, line uint32) bool {
+	if n := len(t.seqs); n > 0 && !t.seqs[n-1].chained {
+		if top := &t.rows[len(t.rows)-1]; top.addr == addr && top.file != endOfSequence {
+			top.file, top.line = file, line
+			return true
+		}
+	}
+	return false
+}
+
 // addFlat is add for the cases that keep the current sequence flat: a
 // new sequence, a row above the top one, a row replacing the top one. It
 // reports false, changing nothing, for a row that goes below the top.
@@ -710,7 +728,7 @@ func (s *Lines) runLineProgram(u *unit, b *buf, h lineHeader, t *tableBuilder) b
 							break fast
 						}
 					}
-					if !t.addAbove(address, file, line) {
+					if !t.addAbove(address, file, line) && !t.replaceTop(address, file, line) {
 						t.add(row{addr: address, file: file, line: line})
 					}
 					lowPC, highPC = min(lowPC, address), max(highPC, address)
