@@ -24,7 +24,7 @@ type unit struct {
 	arange      aranges
 	failed      bool // BFD's unit->error
 	table       *lineTable
-	funcs       []*funcInfo
+	funcs       []funcInfo
 	lookup      []funcLookup
 	mark        bool
 }

@@ -37,9 +37,9 @@ func TestSortedFuncs(t *testing.T) {
 	for _, spread := range []uint64{16, 1 << 20, 1 << 40, 1 << 63} {
 		for iter := 0; iter < 200; iter++ {
 			base := rng.Uint64N(1 << 62)
-			var funcs []*funcInfo
+			var funcs []funcInfo
 			for i := rng.IntN(300); i >= 0; i-- {
-				fn := &funcInfo{idx: len(funcs)}
+				fn := funcInfo{idx: int32(len(funcs))}
 				if rng.IntN(5) > 0 {
 					low := base + rng.Uint64N(spread)
 					fn.arange.first = arange{low, low + 1 + rng.Uint64N(8)}
@@ -53,7 +53,7 @@ func TestSortedFuncs(t *testing.T) {
 			lowest, highest := ^uint64(0), uint64(0)
 			for i, fn := range funcs {
 				if low, high := fn.arange.bounds(); high > low {
-					want = append(want, funcLookup{fn: fn, low: low, high: high, idx: i})
+					want = append(want, funcLookup{low: low, high: high, idx: int32(i)})
 					lowest, highest = min(lowest, low), max(highest, high)
 				}
 			}
