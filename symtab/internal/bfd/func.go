@@ -394,21 +394,14 @@ func (s *Lines) findAbstract(u *unit, a attr, depth int, name *optString, linkag
 		}
 		off = int(ref)
 		if off < u.start || off >= u.end {
-			tu := s.unitAt(off)
-			if tu == nil && s.owner != nil {
+			var tu *unit
+			if s.owner == nil {
+				tu = s.unitHolding(off)
+			} else if tu = s.unitAt(off); tu == nil {
 				// From a unit of the alt file BFD still reads on
 				// through the executable's units, none of which can
 				// hold the DIE.
 				for s.owner.nextUnit() != nil {
-				}
-			}
-			for tu == nil && s.owner == nil {
-				nu := s.nextUnit()
-				if nu == nil {
-					break
-				}
-				if off >= nu.start && off < nu.end {
-					tu = nu
 				}
 			}
 			if tu == nil {
@@ -432,16 +425,7 @@ func (s *Lines) findAbstract(u *unit, a attr, depth int, name *optString, linkag
 			return false
 		}
 		off = int(ref)
-		tu := alt.unitAt(off)
-		for tu == nil {
-			nu := alt.nextUnit()
-			if nu == nil {
-				break
-			}
-			if off >= nu.start && off < nu.end {
-				tu = nu
-			}
-		}
+		tu := alt.unitHolding(off)
 		if tu == nil {
 			s.warnf("unable to locate abstract instance DIE ref %d", ref)
 			return false

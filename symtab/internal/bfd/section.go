@@ -170,16 +170,7 @@ func load(f *elf.File, file *os.File, symFile *elf.File, syms RawSymbols) (*Line
 		return nil, nil
 	}
 	s.info = info
-	s.line = l.readSection("line")
-	s.abbrev = l.readSection("abbrev")
-	s.str = l.readSection("str")
-	s.lineStr = l.readSection("line_str")
-	s.ranges = l.readSection("ranges")
-	s.rnglists = l.readSection("rnglists")
-	s.strOffsets = l.readSection("str_offsets")
-	s.addr = l.readSection("addr")
-	total := len(s.info.data) + len(s.line.data) + len(s.ranges.data) + len(s.rnglists.data) + len(s.abbrev.data)
-	s.trieBudget += 16 * total
+	s.readSections(l)
 	s.loadElfSymbols(symFile, syms)
 	s.altLink = altLinkName(f)
 	if len(l.maps) > 0 {
@@ -234,18 +225,24 @@ func (s *Lines) ReadAltFile(f *elf.File) {
 	alt := newLines(f.ByteOrder)
 	l := &loader{f: f}
 	alt.info = l.readSection("info")
-	alt.line = l.readSection("line")
-	alt.abbrev = l.readSection("abbrev")
-	alt.str = l.readSection("str")
-	alt.lineStr = l.readSection("line_str")
-	alt.ranges = l.readSection("ranges")
-	alt.rnglists = l.readSection("rnglists")
-	alt.strOffsets = l.readSection("str_offsets")
-	alt.addr = l.readSection("addr")
-	alt.trieBudget += 16 * (len(alt.info.data) + len(alt.line.data) + len(alt.ranges.data) +
-		len(alt.rnglists.data) + len(alt.abbrev.data))
+	alt.readSections(l)
 	alt.alt, alt.owner = alt, s
 	s.alt = alt
+}
+
+// readSections reads with l the debug sections other than .debug_info,
+// which s already holds, and grows the lookup trie's budget with them.
+func (s *Lines) readSections(l *loader) {
+	s.line = l.readSection("line")
+	s.abbrev = l.readSection("abbrev")
+	s.str = l.readSection("str")
+	s.lineStr = l.readSection("line_str")
+	s.ranges = l.readSection("ranges")
+	s.rnglists = l.readSection("rnglists")
+	s.strOffsets = l.readSection("str_offsets")
+	s.addr = l.readSection("addr")
+	total := len(s.info.data) + len(s.line.data) + len(s.ranges.data) + len(s.rnglists.data) + len(s.abbrev.data)
+	s.trieBudget += 16 * total
 }
 
 // loader reads an executable's debug sections, mapping them from file

@@ -238,3 +238,19 @@ func (s *Lines) unitAt(off int) *unit {
 	}
 	return nil
 }
+
+// unitHolding returns the unit whose bytes hold offset off of
+// .debug_info: one of the units parsed so far, else the first of those
+// parsed next that holds it (parsing them on the way, as BFD's search
+// for a referenced DIE does), or nil when none does.
+func (s *Lines) unitHolding(off int) *unit {
+	if u := s.unitAt(off); u != nil {
+		return u
+	}
+	for {
+		u := s.nextUnit()
+		if u == nil || off >= u.start && off < u.end {
+			return u
+		}
+	}
+}
