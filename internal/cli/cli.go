@@ -44,8 +44,14 @@ func execute(argv []string, stdin io.Reader, stdout, stderr io.Writer, process b
 	}
 	var out, errs strings.Builder
 	cfg, stop := parseCommandLine(argv, os.LookupEnv, &out, &errs)
-	io.WriteString(stdout, out.String())
-	io.WriteString(stderr, errs.String())
+	// Most command lines have nothing to say here: an empty write would
+	// still be a system call.
+	if out.Len() > 0 {
+		io.WriteString(stdout, out.String())
+	}
+	if errs.Len() > 0 {
+		io.WriteString(stderr, errs.String())
+	}
 	if stop != nil {
 		return stop.code
 	}

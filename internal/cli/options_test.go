@@ -317,3 +317,38 @@ func TestDebugOptionIsNoted(t *testing.T) {
 		})
 	}
 }
+
+// writeCounter counts the writes made on it, empty ones included.
+type writeCounter struct {
+	calls int
+	text  strings.Builder
+}
+
+func (w *writeCounter) Write(p []byte) (int, error) {
+	w.calls++
+	return w.text.Write(p)
+}
+
+func (w *writeCounter) String() string { return w.text.String() }
+
+// TestNoEmptyWrites checks that a command line with nothing to say on a
+// stream makes no write to it: an empty write is still a system call.
+func TestNoEmptyWrites(t *testing.T) {
+	tests := []struct {
+		name                  string
+		args                  []string
+		stdoutCalls, errCalls int
+	}{
+		{"report", []string{"-b", "-p", demoProg, demoGmon}, 1, 0},
+		{"version", []string{"--version"}, 1, 0},
+		{"bad option", []string{"--no-such-option", demoProg, demoGmon}, 0, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var o, e writeCounter
+			run(append([]string{"egprof"}, tc.args...), strings.NewReader(""), &o, &e)
+			assert.Equal(t, tc.stdoutCalls, o.calls, "writes to stdout (%q)", o.String())
+			assert.Equal(t, tc.errCalls, e.calls, "writes to stderr (%q)", e.String())
+		})
+	}
+}
