@@ -10,15 +10,15 @@ import (
 // funcInfo is a DW_TAG_subprogram, DW_TAG_entry_point or
 // DW_TAG_inlined_subroutine of a unit (BFD's struct funcinfo).
 //
-// A unit keeps its functions in one array (unit.funcs), and a lua build
-// has 3,650 of them, whose pages are written for the first time in a
-// short run: the fields are laid out to take 72 bytes, not 80. With the
-// lookup table's smaller entries (funcLookup), lua's -b run writes about
-// 27 fewer fresh pages and takes 0.99x the CPU.
+// A unit keeps in one array (unit.funcs) only its functions with a
+// range: the others (declarations, abstract instances: most of a C++
+// unit's function DIEs) can never be found by an address, which is all
+// the array is for. Its pages are written for the first time in a short
+// run, so the fields are laid out to take 72 bytes, not 80.
 type funcInfo struct {
 	name      optString
 	arange    aranges
-	idx       int32 // position in DIE order
+	idx       int32 // position in unit.funcs, which is in DIE order
 	isLinkage bool
 }
 
@@ -116,7 +116,6 @@ func nextDIE(b *buf, nesting *int) (num uint32, ok bool) {
 // all the second time, and the second pass goes straight from one DIE it
 // reads to the next, at the offsets the first pass noted.
 func (s *Lines) scanUnit(u *unit) bool {
-	nfuncs := 0
 	warned := s.warned
 	// The DIEs the second pass reads. The list's memory is handed from
 	// unit to unit; a unit scanned while this one is (through an abstract
@@ -151,7 +150,6 @@ func (s *Lines) scanUnit(u *unit) bool {
 		at := dieAt{rel: uint32(b.off - u.firstChild), num: num}
 		switch {
 		case isFuncTag(ab.tag):
-			nfuncs++
 			read = append(read, at)
 		case ab.tag == tagVariable || ab.tag == tagMember:
 			// Read here instead of stepped over, which has the same
@@ -176,41 +174,51 @@ func (s *Lines) scanUnit(u *unit) bool {
 			nesting++
 		}
 	}
-	// The functions belong to the unit from here on, even if the second
-	// pass fails (the unit is then unusable anyway).
-	var funcs []funcInfo
-	if nfuncs > 0 {
-		funcs = make([]funcInfo, nfuncs)
-		for i := range funcs {
-			funcs[i].idx = int32(i)
+	// The second pass reads each function into fn, and keeps it only if
+	// it has a range. The kept ones gather in a list handed from unit to
+	// unit, like read's, and the unit gets an exact copy (if the pass
+	// fails, the unit is unusable and needs none).
+	var fn funcInfo
+	funcs := s.funcBuf[:0]
+	s.funcBuf = nil
+	defer func() {
+		if cap(funcs) > cap(s.funcBuf) {
+			s.funcBuf = funcs[:0]
+		}
+	}()
+	keep := func() {
+		if low, high := fn.arange.bounds(); high > low {
+			fn.idx = int32(len(funcs))
+			funcs = append(funcs, fn)
 		}
 	}
-	u.funcs = funcs
 
 	if s.warned == warned && u.end-u.firstChild <= math.MaxUint32 {
-		nextFunc := 0
 		// One cursor serves every DIE read, moved to each in turn:
 		// making a cursor for each cost a comparison of byte orders and
 		// a copy of 72 bytes (lua -b: 0.99x the CPU without them).
 		b := s.dieCursor(u)
 		for _, d := range read {
 			ab := u.abbrevs.get(d.num)
-			var fn *funcInfo
-			if isFuncTag(ab.tag) {
-				fn = &funcs[nextFunc]
-				nextFunc++
-			}
 			b.off, b.err = u.firstChild+int(d.rel), nil
-			if !s.readDIE(u, ab, &b, fn) {
+			if !isFuncTag(ab.tag) {
+				if !s.readDIE(u, ab, &b, nil) {
+					return false
+				}
+				continue
+			}
+			fn = funcInfo{}
+			if !s.readDIE(u, ab, &b, &fn) {
 				return false
 			}
+			keep()
 		}
+		u.funcs = slices.Clone(funcs)
 		s.buildFuncLookup(u)
 		return true
 	}
 
 	b = s.dieCursor(u)
-	nextFunc := 0
 	for nesting := 0; ; {
 		num, ok := nextDIE(&b, &nesting)
 		if !ok {
@@ -223,11 +231,8 @@ func (s *Lines) scanUnit(u *unit) bool {
 		if ab == nil {
 			return false
 		}
-		var fn *funcInfo
-		if isFuncTag(ab.tag) {
-			fn = &funcs[nextFunc]
-			nextFunc++
-		} else if ab.tag != tagVariable && ab.tag != tagMember {
+		isFunc := isFuncTag(ab.tag)
+		if !isFunc && ab.tag != tagVariable && ab.tag != tagMember {
 			// Nothing of other DIEs is used.
 			if !s.skipDIE(u, ab, &b) {
 				return false
@@ -237,13 +242,20 @@ func (s *Lines) scanUnit(u *unit) bool {
 			}
 			continue
 		}
-		if !s.readDIE(u, ab, &b, fn) {
+		if isFunc {
+			fn = funcInfo{}
+			if !s.readDIE(u, ab, &b, &fn) {
+				return false
+			}
+			keep()
+		} else if !s.readDIE(u, ab, &b, nil) {
 			return false
 		}
 		if ab.hasChildren {
 			nesting++
 		}
 	}
+	u.funcs = slices.Clone(funcs)
 	s.buildFuncLookup(u)
 	return true
 }

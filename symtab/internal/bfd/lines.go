@@ -89,6 +89,7 @@ type Lines struct {
 	trie          *trieNode
 	nodeBuf       []lineNode // rows of the line table being decoded
 	dieBuf        []dieAt    // scanUnit's list of DIEs, kept for the next unit
+	funcBuf       []funcInfo // scanUnit's list of functions with a range, likewise
 	trieBudget    int
 	trieHint      trieHint // see trieAdd
 
