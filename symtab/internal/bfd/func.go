@@ -120,13 +120,8 @@ func (s *Lines) scanUnit(u *unit) bool {
 	// The DIEs the second pass reads. The list's memory is handed from
 	// unit to unit; a unit scanned while this one is (through an abstract
 	// origin in it) makes a list of its own.
-	read := s.dieBuf[:0]
-	s.dieBuf = nil
-	defer func() {
-		if cap(read) > cap(s.dieBuf) {
-			s.dieBuf = read[:0]
-		}
-	}()
+	read := takeList(&s.dieList)
+	defer giveList(&s.dieList, read)
 
 	b := s.dieCursor(u)
 	for nesting := 0; ; {
@@ -150,7 +145,7 @@ func (s *Lines) scanUnit(u *unit) bool {
 		at := dieAt{rel: uint32(b.off - u.firstChild), num: num}
 		switch {
 		case isFuncTag(ab.tag):
-			read = append(read, at)
+			read.push(at)
 		case ab.tag == tagVariable || ab.tag == tagMember:
 			// Read here instead of stepped over, which has the same
 			// effects: the second pass reads it again only if that
@@ -160,7 +155,7 @@ func (s *Lines) scanUnit(u *unit) bool {
 				return false
 			}
 			if needed {
-				read = append(read, at)
+				read.push(at)
 			}
 			if ab.hasChildren {
 				nesting++
@@ -179,17 +174,12 @@ func (s *Lines) scanUnit(u *unit) bool {
 	// unit, like read's, and the unit gets an exact copy (if the pass
 	// fails, the unit is unusable and needs none).
 	var fn funcInfo
-	funcs := s.funcBuf[:0]
-	s.funcBuf = nil
-	defer func() {
-		if cap(funcs) > cap(s.funcBuf) {
-			s.funcBuf = funcs[:0]
-		}
-	}()
+	funcs := takeList(&s.funcList)
+	defer giveList(&s.funcList, funcs)
 	keep := func() {
 		if low, high := fn.arange.bounds(); high > low {
-			fn.idx = int32(len(funcs))
-			funcs = append(funcs, fn)
+			fn.idx = int32(funcs.n)
+			funcs.push(fn)
 		}
 	}
 
@@ -198,22 +188,24 @@ func (s *Lines) scanUnit(u *unit) bool {
 		// making a cursor for each cost a comparison of byte orders and
 		// a copy of 72 bytes (lua -b: 0.99x the CPU without them).
 		b := s.dieCursor(u)
-		for _, d := range read {
-			ab := u.abbrevs.get(d.num)
-			b.off, b.err = u.firstChild+int(d.rel), nil
-			if !isFuncTag(ab.tag) {
-				if !s.readDIE(u, ab, &b, nil) {
+		for _, part := range read.parts() {
+			for _, d := range part {
+				ab := u.abbrevs.get(d.num)
+				b.off, b.err = u.firstChild+int(d.rel), nil
+				if !isFuncTag(ab.tag) {
+					if !s.readDIE(u, ab, &b, nil) {
+						return false
+					}
+					continue
+				}
+				fn = funcInfo{}
+				if !s.readDIE(u, ab, &b, &fn) {
 					return false
 				}
-				continue
+				keep()
 			}
-			fn = funcInfo{}
-			if !s.readDIE(u, ab, &b, &fn) {
-				return false
-			}
-			keep()
 		}
-		u.funcs = slices.Clone(funcs)
+		u.funcs = funcs.slice()
 		s.buildFuncLookup(u)
 		return true
 	}
@@ -255,9 +247,30 @@ func (s *Lines) scanUnit(u *unit) bool {
 			nesting++
 		}
 	}
-	u.funcs = slices.Clone(funcs)
+	u.funcs = funcs.slice()
 	s.buildFuncLookup(u)
 	return true
+}
+
+// takeList takes the list kept in *kept, emptied, or a new one when there
+// is none: a scan nested in another (through an abstract origin) finds
+// none and makes its own.
+func takeList[T any](kept **chunkList[T]) *chunkList[T] {
+	l := *kept
+	*kept = nil
+	if l == nil {
+		return new(chunkList[T])
+	}
+	l.reset()
+	return l
+}
+
+// giveList keeps l in *kept for the next scan, unless the list there has
+// more chunks.
+func giveList[T any](kept **chunkList[T], l *chunkList[T]) {
+	if *kept == nil || len(l.chunks) > len((*kept).chunks) {
+		*kept = l
+	}
 }
 
 // varNeedsReading steps over the attributes of a variable or member DIE
