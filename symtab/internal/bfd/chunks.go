@@ -1,5 +1,10 @@
 package bfd
 
+import (
+	"iter"
+	"math/bits"
+)
+
 // chunkList is a list that grows by whole chunks and never moves what it
 // holds. A slice grown by append is copied at each doubling, and in a
 // short run each copy writes pages the process never touched before,
@@ -53,23 +58,38 @@ func (l *chunkList[T]) parts() [][]T {
 	return l.chunks[:min(l.cur+1, len(l.chunks))]
 }
 
+// at returns the list's element i (0 <= i < l.n). Chunk k < 8 starts
+// at firstChunkLen*(2^k-1); the chunks after the eighth all hold
+// maxChunkLen.
+func (l *chunkList[T]) at(i int) *T {
+	const doubled = firstChunkLen * (maxChunkLen/firstChunkLen*2 - 1) // the first eight chunks
+	if i < doubled {
+		k := bits.Len(uint(i/firstChunkLen+1)) - 1
+		return &l.chunks[k][i-firstChunkLen*(1<<k-1)]
+	}
+	i -= doubled
+	return &l.chunks[8+i/maxChunkLen][i%maxChunkLen]
+}
+
+// all yields the list's elements with their positions, in order.
+func (l *chunkList[T]) all() iter.Seq2[int, *T] {
+	return func(yield func(int, *T) bool) {
+		i := 0
+		for _, c := range l.parts() {
+			for k := range c {
+				if !yield(i, &c[k]) {
+					return
+				}
+				i++
+			}
+		}
+	}
+}
+
 // reset empties the list, keeping its chunks.
 func (l *chunkList[T]) reset() {
 	for i := range l.parts() {
 		l.chunks[i] = l.chunks[i][:0]
 	}
 	l.cur, l.n = 0, 0
-}
-
-// slice returns a new slice of exactly the list's elements, or nil for an
-// empty list.
-func (l *chunkList[T]) slice() []T {
-	if l.n == 0 {
-		return nil
-	}
-	out := make([]T, 0, l.n)
-	for _, c := range l.parts() {
-		out = append(out, c...)
-	}
-	return out
 }

@@ -34,16 +34,14 @@ func TestChunkList(t *testing.T) {
 					l.push(i * 3)
 				}
 				require.Equal(t, n, l.n)
-				got := l.slice()
-				require.Len(t, got, n)
-				for i, v := range got {
-					if v != i*3 {
-						t.Fatalf("element %d is %d, want %d", i, v, i*3)
+				seen := 0
+				for i, v := range l.all() {
+					if i != seen || *v != i*3 || l.at(i) != v {
+						t.Fatalf("element %d (the %dth seen) is %d at %p, want %d at %p", i, seen, *v, v, i*3, l.at(i))
 					}
+					seen++
 				}
-				if n == 0 {
-					assert.Nil(t, got)
-				}
+				require.Equal(t, n, seen, "elements seen")
 				size := firstChunkLen
 				for k, c := range l.parts() {
 					if k < len(l.parts())-1 {
@@ -57,7 +55,9 @@ func TestChunkList(t *testing.T) {
 			if tc.then > 0 {
 				l.reset()
 				assert.Zero(t, l.n)
-				assert.Nil(t, l.slice())
+				for range l.all() {
+					t.Fatal("an emptied list yields an element")
+				}
 				fill(tc.then)
 			}
 			assert.Equal(t, tc.chunks, len(l.chunks), "chunks allocated")

@@ -170,16 +170,13 @@ func (s *Lines) scanUnit(u *unit) bool {
 		}
 	}
 	// The second pass reads each function into fn, and keeps it only if
-	// it has a range. The kept ones gather in a list handed from unit to
-	// unit, like read's, and the unit gets an exact copy (if the pass
-	// fails, the unit is unusable and needs none).
+	// it has a range. The unit's list of them grows by chunks: it is
+	// never copied.
 	var fn funcInfo
-	funcs := takeList(&s.funcList)
-	defer giveList(&s.funcList, funcs)
 	keep := func() {
 		if low, high := fn.arange.bounds(); high > low {
-			fn.idx = int32(funcs.n)
-			funcs.push(fn)
+			fn.idx = int32(u.funcs.n)
+			u.funcs.push(fn)
 		}
 	}
 
@@ -205,7 +202,6 @@ func (s *Lines) scanUnit(u *unit) bool {
 				keep()
 			}
 		}
-		u.funcs = funcs.slice()
 		s.buildFuncLookup(u)
 		return true
 	}
@@ -247,7 +243,6 @@ func (s *Lines) scanUnit(u *unit) bool {
 			nesting++
 		}
 	}
-	u.funcs = funcs.slice()
 	s.buildFuncLookup(u)
 	return true
 }
@@ -508,26 +503,18 @@ func (s *Lines) findAbstract(u *unit, a attr, depth int, name *optString, linkag
 }
 
 // buildFuncLookup builds the unit's function table sorted by address with
-// running maximum end addresses (build_lookup_funcinfo_table).
+// running maximum end addresses (build_lookup_funcinfo_table). The unit
+// holds only functions with a range (see scanUnit).
 func (s *Lines) buildFuncLookup(u *unit) {
-	if len(u.funcs) == 0 {
+	if u.funcs.n == 0 {
 		return
 	}
-	// A function without a range holding some address (a declaration,
-	// an abstract instance: most of a C++ unit's functions) can never
-	// be found, nor make another one found: it is left out.
-	n := 0
 	lowest, highest := ^uint64(0), uint64(0)
-	for i := range u.funcs {
-		if low, high := u.funcs[i].arange.bounds(); high > low {
-			n++
-			lowest, highest = min(lowest, low), max(highest, high)
-		}
+	for _, fn := range u.funcs.all() {
+		low, high := fn.arange.bounds()
+		lowest, highest = min(lowest, low), max(highest, high)
 	}
-	if n == 0 {
-		return
-	}
-	tab := sortedFuncs(u.funcs, n, lowest, highest)
+	tab := sortedFuncs(&u.funcs, lowest, highest)
 	high := tab[0].high
 	for i := 1; i < len(tab); i++ {
 		if tab[i].high > high {
@@ -539,7 +526,7 @@ func (s *Lines) buildFuncLookup(u *unit) {
 	u.lookup = tab
 }
 
-// sortedFuncs returns the n functions of funcs with a range, sorted by
+// sortedFuncs returns the functions of funcs, all with a range, sorted by
 // start, then end, then position; lowest and highest bound their ranges.
 //
 // The order is total, so any sort gives it. When the three fit in 64 bits
@@ -547,31 +534,30 @@ func (s *Lines) buildFuncLookup(u *unit) {
 // each and the numbers sorted: a unit of an optimised program has tens of
 // thousands of inlined calls, and sorting the numbers takes a fraction of
 // the time a comparison function on the entries takes.
-func sortedFuncs(funcs []funcInfo, n int, lowest, highest uint64) []funcLookup {
+func sortedFuncs(funcs *chunkList[funcInfo], lowest, highest uint64) []funcLookup {
+	n := funcs.n
 	tab := make([]funcLookup, 0, n)
 	addrBits := bits.Len64(highest - lowest)
-	posBits := bits.Len(uint(len(funcs)))
+	posBits := bits.Len(uint(n))
 	if 2*addrBits+posBits > 64 {
-		for i := range funcs {
-			if low, high := funcs[i].arange.bounds(); high > low {
-				tab = append(tab, funcLookup{low: low, high: high, idx: int32(i)})
-			}
+		for i, fn := range funcs.all() {
+			low, high := fn.arange.bounds()
+			tab = append(tab, funcLookup{low: low, high: high, idx: int32(i)})
 		}
 		slices.SortFunc(tab, compareFuncLookup)
 		return tab
 	}
 	keys := make([]uint64, 0, n)
-	for i := range funcs {
-		if low, high := funcs[i].arange.bounds(); high > low {
-			keys = append(keys, (low-lowest)<<(addrBits+posBits)|(high-lowest)<<posBits|uint64(i))
-		}
+	for i, fn := range funcs.all() {
+		low, high := fn.arange.bounds()
+		keys = append(keys, (low-lowest)<<(addrBits+posBits)|(high-lowest)<<posBits|uint64(i))
 	}
 	slices.Sort(keys)
-	mask := uint64(1)<<posBits - 1
+	posMask, addrMask := uint64(1)<<posBits-1, uint64(1)<<addrBits-1
 	for _, k := range keys {
-		i := int(k & mask)
-		low, high := funcs[i].arange.bounds()
-		tab = append(tab, funcLookup{low: low, high: high, idx: int32(i)})
+		low := k>>(addrBits+posBits) + lowest
+		high := (k>>posBits)&addrMask + lowest
+		tab = append(tab, funcLookup{low: low, high: high, idx: int32(k & posMask)})
 	}
 	return tab
 }
@@ -626,7 +612,7 @@ func (u *unit) lookupFunc(addr uint64) *funcInfo {
 		if addr < tab[first].low {
 			break
 		}
-		fn := &u.funcs[tab[first].idx]
+		fn := u.funcs.at(int(tab[first].idx))
 		consider(fn, fn.arange.first)
 		for i := len(fn.arange.rest) - 1; i >= 0; i-- {
 			consider(fn, fn.arange.rest[i])

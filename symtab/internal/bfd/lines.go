@@ -87,9 +87,8 @@ type Lines struct {
 	planScratch   []skipStep
 	lineTable0    *lineTable // table of the first unit with stmt_list 0
 	trie          *trieNode
-	nodeBuf       []lineNode           // rows of the line table being decoded
-	dieList       *chunkList[dieAt]    // scanUnit's list of DIEs, kept for the next unit
-	funcList      *chunkList[funcInfo] // scanUnit's list of functions with a range, likewise
+	nodeBuf       []lineNode        // rows of the line table being decoded
+	dieList       *chunkList[dieAt] // scanUnit's list of DIEs, kept for the next unit
 	trieBudget    int
 	trieHint      trieHint // see trieAdd
 

@@ -24,7 +24,7 @@ type unit struct {
 	arange      aranges
 	failed      bool // BFD's unit->error
 	table       *lineTable
-	funcs       []funcInfo
+	funcs       chunkList[funcInfo] // those with a range, in DIE order
 	lookup      []funcLookup
 	mark        bool
 }

@@ -30,38 +30,30 @@ func TestCompDir(t *testing.T) {
 
 // TestSortedFuncs checks the packed-key sort of a unit's function table
 // against sorting the entries with their comparison function, on random
-// ranges with shared starts and ends, functions without a range, and
-// addresses too far apart to pack.
+// ranges with shared starts and ends and addresses too far apart to pack.
 func TestSortedFuncs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, spread := range []uint64{16, 1 << 20, 1 << 40, 1 << 63} {
 		for iter := 0; iter < 200; iter++ {
 			base := rng.Uint64N(1 << 62)
-			var funcs []funcInfo
-			for i := rng.IntN(300); i >= 0; i-- {
-				fn := funcInfo{idx: int32(len(funcs))}
-				if rng.IntN(5) > 0 {
-					low := base + rng.Uint64N(spread)
-					fn.arange.first = arange{low, low + 1 + rng.Uint64N(8)}
-					if rng.IntN(4) == 0 {
-						fn.arange.rest = []arange{{low + 20, low + 20 + rng.Uint64N(min(spread, 1<<60))}}
-					}
-				}
-				funcs = append(funcs, fn)
-			}
+			// A unit keeps only functions with a range.
+			var funcs chunkList[funcInfo]
 			var want []funcLookup
 			lowest, highest := ^uint64(0), uint64(0)
-			for i, fn := range funcs {
-				if low, high := fn.arange.bounds(); high > low {
-					want = append(want, funcLookup{low: low, high: high, idx: int32(i)})
-					lowest, highest = min(lowest, low), max(highest, high)
+			for i := rng.IntN(300); i >= 0; i-- {
+				fn := funcInfo{idx: int32(funcs.n)}
+				low := base + rng.Uint64N(spread)
+				fn.arange.first = arange{low, low + 1 + rng.Uint64N(8)}
+				if rng.IntN(4) == 0 {
+					fn.arange.rest = []arange{{low + 20, low + 20 + rng.Uint64N(min(spread, 1<<60))}}
 				}
-			}
-			if len(want) == 0 {
-				continue
+				low, high := fn.arange.bounds()
+				want = append(want, funcLookup{low: low, high: high, idx: fn.idx})
+				lowest, highest = min(lowest, low), max(highest, high)
+				funcs.push(fn)
 			}
 			slices.SortFunc(want, compareFuncLookup)
-			require.Equal(t, want, sortedFuncs(funcs, len(want), lowest, highest))
+			require.Equal(t, want, sortedFuncs(&funcs, lowest, highest))
 		}
 	}
 }
