@@ -140,6 +140,11 @@ func readAcc(r *binfmt.Reader, locs int) Acc {
 	case 1:
 		a.Min = r.Float("value")
 		a.Mean, a.Max = a.Min, a.Min
+		if r.Err() == nil && math.IsNaN(a.Min) {
+			// Accumulate never makes one, and its extremes would not
+			// be equal once written again.
+			r.Fail("an accumulator whose value is NaN")
+		}
 	case 2:
 		a.Mean, a.M2, a.Min, a.Max = r.Float("mean"), r.Float("squared deviations"), r.Float("minimum"), r.Float("maximum")
 		if r.Err() == nil && !(a.Min <= a.Mean && a.Mean <= a.Max && a.M2 >= 0) {
