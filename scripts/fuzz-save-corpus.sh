@@ -17,6 +17,9 @@ for dir in "$cache"/*/Fuzz* "$cache"/*/*/Fuzz* "$cache"/*/*/*/Fuzz*; do
 	target=$(basename "$rel")
 	[ -d "$pkg" ] || continue
 	dest="$pkg/testdata/fuzz/$target"
+	# internal/cli's tests run from the repository root (its TestMain), and
+	# Go reads a target's corpus under the folder a test runs in.
+	[ "$pkg" = internal/cli ] && dest="testdata/fuzz/$target"
 	mkdir -p "$dest"
 	# An empty folder makes du fail, which would end the script (set -e).
 	used=$({ du -cb "$dest"/* 2>/dev/null || true; } | tail -1 | cut -f1)

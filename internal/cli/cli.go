@@ -65,6 +65,10 @@ func execute(argv []string, stdin io.Reader, stdout, stderr io.Writer, process b
 		return 1
 	}
 	cfg.gmonFiles = files
+	if err := cfg.ext.expandDiffPatterns(); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", cfg.argv0, err)
+		return 1
+	}
 	if process {
 		run, code := joinJob(cfg, stdin, stderr)
 		if !run {

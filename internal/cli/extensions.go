@@ -455,12 +455,14 @@ func (e *extConfig) checkModes() error {
 	if len(e.exp.tables) > 0 && e.exp.runs {
 		return usagef("--experiment and --runs are two ways to give the experiment: choose one")
 	}
-	return e.expandDiffPatterns()
+	return nil
 }
 
 // expandDiffPatterns replaces each --diff value that is a glob pattern
 // (quoted, so that egprof sees it) by the files it matches, in sorted
-// order; a pattern that matches nothing is an error.
+// order; a pattern that matches nothing is an error. It reads the disk,
+// so the command runs it once the command line is parsed, as it reads
+// --files-from.
 func (e *extConfig) expandDiffPatterns() error {
 	var files []string
 	for _, v := range e.diffFiles {
