@@ -10,11 +10,11 @@ import (
 // funcInfo is a DW_TAG_subprogram, DW_TAG_entry_point or
 // DW_TAG_inlined_subroutine of a unit (BFD's struct funcinfo).
 //
-// A unit keeps in one array (unit.funcs) only its functions with a
-// range: the others (declarations, abstract instances: most of a C++
-// unit's function DIEs) can never be found by an address, which is all
-// the array is for. Its pages are written for the first time in a short
-// run, so the fields are laid out to take 72 bytes, not 80.
+// A unit keeps (unit.funcs) only its functions with a range: the others
+// (declarations, abstract instances: most of a C++ unit's function DIEs)
+// can never be found by an address, which is all the list is for. Its
+// pages are written for the first time in a short run, so the fields are
+// laid out to take 72 bytes, not 80.
 type funcInfo struct {
 	name      optString
 	arange    aranges
