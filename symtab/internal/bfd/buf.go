@@ -25,11 +25,6 @@ type buf struct {
 	err   error
 }
 
-// makeBuf returns a cursor at off over data[:end].
-func makeBuf(order binary.ByteOrder, data []byte, off, end int) buf {
-	return buf{order: order, big: order == binary.BigEndian, data: data, off: off, end: end}
-}
-
 // fail records a short read and moves the cursor to the end.
 func (b *buf) fail() {
 	if b.err == nil {

@@ -65,3 +65,9 @@ func TestBufRegion(t *testing.T) {
 	assert.Equal(t, uint64(0), b.u8())
 	assert.Equal(t, 4, b.off)
 }
+
+// makeBuf returns a cursor at off over data[:end] (Lines.cursor's, for a
+// byte order given here).
+func makeBuf(order binary.ByteOrder, data []byte, off, end int) buf {
+	return buf{order: order, big: order == binary.BigEndian, data: data, off: off, end: end}
+}

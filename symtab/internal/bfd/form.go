@@ -83,8 +83,7 @@ func (s *Lines) indexedString(u *unit, idx uint64, wantStr bool) optString {
 	if off < u.strOffsets || off > n || n-off < size {
 		return optString{}
 	}
-	b := s.cursor(&s.strOffsets, int(off), len(s.strOffsets.data))
-	stroff := b.uint(int(size))
+	stroff := s.uintAt(s.strOffsets.data, off, int(size))
 	if stroff >= uint64(len(s.str.data)) || !wantStr {
 		return optString{}
 	}
@@ -109,8 +108,7 @@ func (s *Lines) indexedAddress(u *unit, idx uint64) uint64 {
 	if size != 4 && size != 8 {
 		return 0
 	}
-	b := s.cursor(&s.addr, int(off), len(s.addr.data))
-	return b.uint(int(size))
+	return s.uintAt(s.addr.data, off, int(size))
 }
 
 // readAttrValue decodes one attribute value of the given form from b into

@@ -63,6 +63,7 @@ func (o optString) closed() optString {
 type Lines struct {
 	mu    sync.Mutex
 	order binary.ByteOrder
+	big   bool // order is big-endian (see uintAt)
 
 	info, abbrev, line, str, lineStr   section
 	ranges, rnglists, strOffsets, addr section
@@ -124,6 +125,7 @@ type Lines struct {
 func newLines(order binary.ByteOrder) *Lines {
 	s := &Lines{
 		order:            order,
+		big:              order == binary.BigEndian,
 		abbrevCache:      map[uint64]*abbrevTable{},
 		abbrevByBytes:    map[string]*abbrev{},
 		trie:             &trieNode{room: trieLeafSize},
@@ -201,7 +203,24 @@ func (s *Lines) readable(sec *section, off uint64) bool {
 	return true
 }
 
+// uintAt reads the unsigned value of size bytes (4 or 8) at off in data,
+// which holds it. Making a cursor for one value costs a comparison of
+// byte orders and a copy of the cursor: the strings of DWARF 5 units
+// built by clang are each read through an index, and that was most of
+// the time of the lookup (ninja built by clang -O2: 8% of the CPU).
+func (s *Lines) uintAt(data []byte, off uint64, size int) uint64 {
+	switch {
+	case size == 4 && s.big:
+		return uint64(binary.BigEndian.Uint32(data[off:]))
+	case size == 4:
+		return uint64(binary.LittleEndian.Uint32(data[off:]))
+	case s.big:
+		return binary.BigEndian.Uint64(data[off:])
+	}
+	return binary.LittleEndian.Uint64(data[off:])
+}
+
 // cursor returns a cursor at off over sec's data up to end.
 func (s *Lines) cursor(sec *section, off, end int) buf {
-	return makeBuf(s.order, sec.data, off, end)
+	return buf{order: s.order, big: s.big, data: sec.data, off: off, end: end}
 }
