@@ -23,6 +23,11 @@ type abbrev struct {
 	// skipPlan); nil until first needed.
 	skip    []skipStep
 	planKey uint32
+
+	// originSkip and originPlanKey are the plan of a DIE found through
+	// an abstract origin or a specification (see originPlan).
+	originSkip    []skipStep
+	originPlanKey uint32
 }
 
 // skipStep is one step of a DIE plan: the attributes attrs[from:to] of
@@ -55,6 +60,16 @@ func usedAttr(tag, name uint32) bool {
 	}
 	if tag == tagVariable || tag == tagMember {
 		return name == atSpecification || name == atDeclFile
+	}
+	return false
+}
+
+// usedByOrigin reports whether findAbstract uses the value of attribute
+// name, in a DIE of any tag.
+func usedByOrigin(name uint32) bool {
+	switch name {
+	case atName, atSpecification, atLinkageName, atMIPSLinkageName, atDeclFile:
+		return true
 	}
 	return false
 }
@@ -269,17 +284,37 @@ func (s *Lines) resolvesQuietly(form uint32) bool {
 	return false
 }
 
-// skipPlan returns the plan for reading DIEs of ab in unit u: runs of
-// attributes of fixed sizes whose values are not used merged into one step.
+// skipPlan returns the plan for reading DIEs of ab in unit u in
+// scanUnit: runs of attributes of fixed sizes whose values are not used
+// merged into one step.
 func (s *Lines) skipPlan(u *unit, ab *abbrev) []skipStep {
-	key := u.planKey
-	if ab.planKey == key {
+	if ab.planKey == u.planKey {
 		return ab.skip
 	}
+	ab.skip = s.makePlan(u, ab, func(name uint32) bool { return usedAttr(ab.tag, name) })
+	ab.planKey = u.planKey
+	return ab.skip
+}
+
+// originPlan returns the plan for reading a DIE of ab in unit u that an
+// abstract origin or a specification leads to (findAbstract), which uses
+// other values than scanUnit.
+func (s *Lines) originPlan(u *unit, ab *abbrev) []skipStep {
+	if ab.originPlanKey == u.planKey {
+		return ab.originSkip
+	}
+	ab.originSkip = s.makePlan(u, ab, usedByOrigin)
+	ab.originPlanKey = u.planKey
+	return ab.originSkip
+}
+
+// makePlan makes a plan for DIEs of ab in unit u whose values of the
+// attributes used reports are read.
+func (s *Lines) makePlan(u *unit, ab *abbrev, used func(name uint32) bool) []skipStep {
 	plan := s.planScratch[:0]
 	for j, spec := range ab.attrs {
 		i := int32(j)
-		if usedAttr(ab.tag, spec.name) {
+		if used(spec.name) {
 			plan = append(plan, skipStep{fixed: stepValue, from: i, to: i + 1})
 			continue
 		}
@@ -298,8 +333,7 @@ func (s *Lines) skipPlan(u *unit, ab *abbrev) []skipStep {
 		plan = append(plan, skipStep{fixed: int32(n), from: i, to: i + 1})
 	}
 	s.planScratch = plan
-	ab.skip, ab.planKey = keep(&s.store.steps, plan), key
-	return ab.skip
+	return keep(&s.store.steps, plan)
 }
 
 // planKeyOf is the key of the DIE plans made for unit u, which parseUnit

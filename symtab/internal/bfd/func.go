@@ -468,8 +468,17 @@ func (s *Lines) findAbstract(u *unit, a attr, depth int, name *optString, linkag
 		s.warnf("could not find abbrev number %d", num)
 		return false
 	}
+	// The values findAbstract does not use are stepped over as skipDIE
+	// does, which has the same effects as reading them.
 	var v attr
-	for _, spec := range ab.attrs {
+	for _, st := range s.originPlan(u, ab) {
+		if st.fixed != stepValue {
+			if !b.skipRun(st) && !s.skipStep(u, ab, st, &b) {
+				break
+			}
+			continue
+		}
+		spec := &ab.attrs[st.from]
 		if !s.readAttrValue(u, spec.form, spec.implicit, &b, &v) {
 			break
 		}
