@@ -19,10 +19,12 @@ type chunkList[T any] struct {
 }
 
 // Chunk sizes, in elements: the first holds firstChunkLen and each next
-// one twice as many as the one before, up to maxChunkLen.
+// one twice as many as the one before, up to maxChunkLen, which the
+// chunk numbered chunkDoublings reaches.
 const (
-	firstChunkLen = 32
-	maxChunkLen   = 4096
+	firstChunkLen  = 32
+	chunkDoublings = 7
+	maxChunkLen    = firstChunkLen << chunkDoublings
 )
 
 // push appends v.
@@ -43,10 +45,7 @@ func (l *chunkList[T]) pushToNext(v T) {
 		l.cur++
 	}
 	if l.cur == len(l.chunks) {
-		size := maxChunkLen
-		if l.cur < 7 { // firstChunkLen<<7 is maxChunkLen
-			size = firstChunkLen << l.cur
-		}
+		size := firstChunkLen << min(l.cur, chunkDoublings)
 		l.chunks = append(l.chunks, make([]T, 0, size))
 	}
 	l.chunks[l.cur] = append(l.chunks[l.cur], v)
@@ -58,17 +57,17 @@ func (l *chunkList[T]) parts() [][]T {
 	return l.chunks[:min(l.cur+1, len(l.chunks))]
 }
 
-// at returns the list's element i (0 <= i < l.n). Chunk k < 8 starts
-// at firstChunkLen*(2^k-1); the chunks after the eighth all hold
-// maxChunkLen.
+// at returns the list's element i (0 <= i < l.n). Chunk k <=
+// chunkDoublings starts at firstChunkLen*(2^k-1); the chunks after it all
+// hold maxChunkLen.
 func (l *chunkList[T]) at(i int) *T {
-	const doubled = firstChunkLen * (maxChunkLen/firstChunkLen*2 - 1) // the first eight chunks
+	const doubled = firstChunkLen * (1<<(chunkDoublings+1) - 1) // what chunks 0 to chunkDoublings hold
 	if i < doubled {
 		k := bits.Len(uint(i/firstChunkLen+1)) - 1
 		return &l.chunks[k][i-firstChunkLen*(1<<k-1)]
 	}
 	i -= doubled
-	return &l.chunks[8+i/maxChunkLen][i%maxChunkLen]
+	return &l.chunks[chunkDoublings+1+i/maxChunkLen][i%maxChunkLen]
 }
 
 // all yields the list's elements with their positions, in order.
