@@ -17,12 +17,11 @@ var errShort = errors.New("read past the end of the data")
 // moves the cursor to the end, records the first such error in err and
 // yields zero, and so does every later read.
 type buf struct {
-	order binary.ByteOrder
-	big   bool // order is big-endian (read without an interface call)
-	data  []byte
-	off   int
-	end   int
-	err   error
+	big  bool // the section is big-endian (else little-endian)
+	data []byte
+	off  int
+	end  int
+	err  error
 }
 
 // fail records a short read and moves the cursor to the end.

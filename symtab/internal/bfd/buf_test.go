@@ -69,5 +69,5 @@ func TestBufRegion(t *testing.T) {
 // makeBuf returns a cursor at off over data[:end] (Lines.cursor's, for a
 // byte order given here).
 func makeBuf(order binary.ByteOrder, data []byte, off, end int) buf {
-	return buf{order: order, big: order == binary.BigEndian, data: data, off: off, end: end}
+	return buf{big: order == binary.BigEndian, data: data, off: off, end: end}
 }
