@@ -193,7 +193,9 @@ func (p *Profile) AddData(data []byte, name string) (*File, error) {
 // AddDataLean is AddData for a caller that needs of the File only its
 // header fields, record counts and basic blocks: the File's histogram
 // records have no Bins and it has no Arcs, which spares a copy of what
-// the profile sums.
+// the profile sums. Neither the File nor the profile refers to data once
+// it returns, so data may be released (a mapped file unmapped); the File
+// cannot be given to Add.
 func (p *Profile) AddDataLean(data []byte, name string) (*File, error) {
 	return p.read(data, name, true)
 }
@@ -205,6 +207,9 @@ func (p *Profile) AddDataLean(data []byte, name string) (*File, error) {
 // and a file can fail checks against earlier files that it passed alone.
 // A File built by hand is encoded with Marshal and then read the same way.
 func (p *Profile) Add(f *File) error {
+	if f.lean {
+		return &FormatError{File: f.Name, Offset: -1, Kind: KindOther, Msg: "cannot add a file read lean (AddDataLean): its records were not kept"}
+	}
 	data := f.raw
 	if data == nil {
 		var err error

@@ -72,6 +72,11 @@ func ReadFileInto(name string, buf *[]byte) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	return ReadInto(f, buf)
+}
+
+// ReadInto reads f to its end into *buf as ReadFileInto does.
+func ReadInto(f *os.File, buf *[]byte) ([]byte, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, err
@@ -126,7 +131,7 @@ func (p *Profile) read(data []byte, name string, lean bool) (*File, error) {
 	if p.Format == FormatMagic && !magic {
 		return nil, ferr(name, 0, KindBadMagic, nil, "bad magic cookie %q, want %q (format %v)", data[:4], gnuMagic, p.Format)
 	}
-	r := reader{p: p, d: newDecoder(p.Target), data: data, name: name, f: &File{Name: name, raw: data}, lean: lean}
+	r := reader{p: p, d: newDecoder(p.Target), data: data, name: name, f: &File{Name: name, size: len(data), lean: lean}, lean: lean}
 	if old != nil {
 		// The storage of a File no longer used: its bins are reused in
 		// order, its arc slice when it is large enough.
@@ -134,6 +139,9 @@ func (p *Profile) read(data []byte, name string, lean bool) (*File, error) {
 		*old = File{}
 	}
 	var err error
+	if !lean {
+		r.f.raw = data
+	}
 	if p.Format == FormatMagic || (p.Format == FormatAuto && magic) {
 		err = r.gnu()
 	} else {

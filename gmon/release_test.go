@@ -1,6 +1,7 @@
 package gmon
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -70,6 +71,38 @@ func TestAddDataLean(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestLeanFileKeepsNoBytes checks that a lean read leaves nothing that
+// refers to the bytes it parsed, so that the caller may release them (the
+// command unmaps the file): overwriting them changes neither the profile
+// nor the File, a lean File cannot be added again (its records are gone),
+// and a file without a histogram is still reported with its size.
+func TestLeanFileKeepsNoBytes(t *testing.T) {
+	const lo, hi = 0x400000, 0x400100
+	data := newTB(le64).gnu(1).hist(lo, hi, zeroBins(64, 3, 7)).arc(0x400010, 0x400080, 5).bytes()
+	p := NewProfile(le64, FormatAuto)
+	f, err := p.AddDataLean(data, "lean")
+	require.NoError(t, err)
+	hists, arcs := p.Hists[0].Bins[3], p.Arcs
+	for i := range data {
+		data[i] = 0xff
+	}
+	assert.Equal(t, int64(7), hists)
+	assert.Equal(t, int64(7), p.Hists[0].Bins[3])
+	assert.Equal(t, arcs, p.Arcs)
+	assert.Equal(t, 1, f.NumArcRecords)
+
+	err = NewProfile(le64, FormatAuto).Add(f)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "read lean")
+
+	arcsOnly := newTB(le64).gnu(1).arc(0x400010, 0x400080, 5).bytes()
+	f, err = NewProfile(le64, FormatAuto).AddDataLean(arcsOnly, "arcs")
+	require.NoError(t, err)
+	err = f.RequireHistogram()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), fmt.Sprintf("in its %d bytes", len(arcsOnly)))
 }
 
 // TestRelease checks that released sums are gone, that the histogram

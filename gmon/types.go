@@ -176,8 +176,13 @@ type File struct {
 	IgnoredTail int
 
 	// raw is the data the file was parsed from; Profile.Add parses it
-	// again in the context of the files added before.
-	raw []byte
+	// again in the context of the files added before. A lean read
+	// (Profile.AddDataLean) keeps neither the bytes nor the records, so
+	// that the caller may release the bytes: lean is set, raw is nil.
+	raw  []byte
+	lean bool
+	// size is the number of bytes parsed.
+	size int
 }
 
 // RequireHistogram returns a NoHistogramError when f holds no histogram
@@ -188,5 +193,5 @@ func (f *File) RequireHistogram() error {
 	if f.HasHistHeader {
 		return nil
 	}
-	return NoHistogramError(f.Name, len(f.raw))
+	return NoHistogramError(f.Name, f.size)
 }

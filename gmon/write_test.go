@@ -149,7 +149,7 @@ func TestMarshalRoundTrip(t *testing.T) {
 				require.NoError(t, err)
 				g, err := Read(data, "m", tg, FormatAuto)
 				require.NoError(t, err)
-				g.raw, g.Name = nil, ""
+				g.raw, g.size, g.Name = nil, 0, ""
 				g.LastHistHigh, g.LastHistBins, g.HasHistHeader, g.BSDRate = 0, 0, false, f.BSDRate
 				assert.Equal(t, f, g)
 			})

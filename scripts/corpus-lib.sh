@@ -7,7 +7,8 @@ source_dir() {
 	local d
 	d=$(find "$src" -maxdepth 1 -type d -name "$1-[0-9]*" | head -1)
 	if [[ -z $d ]]; then
-		(cd "$src" && apt-get source -qq "$1" >"$src/$1.log" 2>&1) || {
+		(cd "$src" && apt-get source -qq "$1" >"$src/$1.log" 2>&1) ||
+			source_older_version "$1" || {
 			if grep -q "deb-src" "$src/$1.log"; then
 				echo "apt-get source $1 failed: no deb-src entries (scripts/bench-corpus.sh -i adds them)" >&2
 			else
@@ -18,6 +19,17 @@ source_dir() {
 		d=$(find "$src" -maxdepth 1 -type d -name "$1-[0-9]*" | head -1)
 	fi
 	[[ -n $d ]] && echo "$d"
+}
+
+# source_older_version PKG: fetches PKG's source at each other version the
+# configured archives list, newest first, until one arrives. A mirror can list
+# a version (a security update, say) whose files it does not serve.
+source_older_version() {
+	local v
+	for v in $(apt-cache showsrc "$1" 2>/dev/null | sed -n 's/^Version: //p' | sort -rV | tail -n +2); do
+		(cd "$src" && apt-get source -qq "$1=$v" >>"$src/$1.log" 2>&1) && return 0
+	done
+	return 1
 }
 
 # lua_workload is the Lua script the lua interpreters run: sorting, string

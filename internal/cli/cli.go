@@ -16,6 +16,7 @@ import (
 	"github.com/egprof/egprof/experiment"
 	"github.com/egprof/egprof/gmon"
 	"github.com/egprof/egprof/internal/atomicfile"
+	"github.com/egprof/egprof/internal/mapfile"
 	"github.com/egprof/egprof/internal/oserr"
 	"github.com/egprof/egprof/ranks"
 	"github.com/egprof/egprof/render"
@@ -376,14 +377,25 @@ func (c *config) loadProfiles(tab *symtab.Table, files []string, stdin io.Reader
 	var buf []byte
 	var last *gmon.File
 	for _, name := range files {
-		data, err := readProfileFile(name, stdin, &buf)
+		in, err := openProfileData(name, stdin, &buf)
 		if err != nil {
 			return fail("%s: %s\n", name, oserr.Text(err))
 		}
-		if why := summaryGivenAsProfile(data); why != "" {
+		var f *gmon.File
+		var why string
+		err = in.Guard(func() (err error) {
+			if why = summaryGivenAsProfile(in.Data); why == "" {
+				f, err = prof.AddDataLeanReusing(last, in.Data, name)
+			}
+			return err
+		})
+		in.Close()
+		if errors.Is(err, mapfile.ErrCutShort) {
+			return fail("%s: %s: %v\n", c.argv0, name, err)
+		}
+		if why != "" {
 			return fail("%s: %s %s\n", c.argv0, name, why)
 		}
-		f, err := prof.AddDataLeanReusing(last, data, name)
 		if err != nil {
 			return fail("%s: %v\n", c.argv0, err)
 		}
@@ -691,13 +703,25 @@ func summaryGivenAsProfile(data []byte) string {
 	return ""
 }
 
-// readProfileFile reads a whole data file into *buf (see
-// gmon.ReadFileInto); "-" is standard input.
-func readProfileFile(name string, stdin io.Reader, buf *[]byte) ([]byte, error) {
+// openProfileData returns the bytes of a whole data file: mapped where the
+// system allows (see mapfile), else read into *buf (see
+// gmon.ReadFileInto); "-" is standard input. The caller reads them under
+// the result's Guard, then closes it.
+func openProfileData(name string, stdin io.Reader, buf *[]byte) (mapfile.Whole, error) {
 	if name == "-" {
-		return io.ReadAll(stdin)
+		data, err := io.ReadAll(stdin)
+		return mapfile.Whole{Data: data}, err
 	}
-	return gmon.ReadFileInto(name, buf)
+	f, err := os.Open(name)
+	if err != nil {
+		return mapfile.Whole{}, err
+	}
+	defer f.Close()
+	if in, ok := mapfile.Open(f); ok {
+		return in, nil
+	}
+	data, err := gmon.ReadInto(f, buf)
+	return mapfile.Whole{Data: data}, err
 }
 
 // printFileInfo writes gprof -i's summary of one data file.

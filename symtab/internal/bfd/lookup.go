@@ -2,9 +2,9 @@ package bfd
 
 import (
 	"fmt"
-	"runtime"
 	"runtime/debug"
-	"unsafe"
+
+	"github.com/egprof/egprof/internal/mapfile"
 )
 
 // result is what bfd_find_nearest_line reports; found is its return value.
@@ -195,7 +195,7 @@ func (s *Lines) endGuard(wasPanicking bool, read *bool) {
 	if p == nil {
 		return
 	}
-	at, isFault := faultAddress(p)
+	at, isFault := mapfile.FaultAddress(p)
 	off, mapped := s.fileOffset(at)
 	if !isFault || !mapped {
 		panic(p)
@@ -204,26 +204,12 @@ func (s *Lines) endGuard(wasPanicking bool, read *bool) {
 	*read = false
 }
 
-// faultAddress returns the address of the memory fault p reports, if p
-// is the runtime's panic for one.
-func faultAddress(p any) (uintptr, bool) {
-	e, ok := p.(interface {
-		runtime.Error
-		Addr() uintptr
-	})
-	if !ok {
-		return 0, false
-	}
-	return e.Addr(), true
-}
-
 // fileOffset returns the file offset that address at maps, if it lies in
 // one of s's mappings.
 func (s *Lines) fileOffset(at uintptr) (int64, bool) {
 	for i, m := range s.maps {
-		start := uintptr(unsafe.Pointer(unsafe.SliceData(m)))
-		if at >= start && at-start < uintptr(len(m)) {
-			return s.mapStarts[i] + int64(at-start), true
+		if off, ok := mapfile.Offset(m, at); ok {
+			return s.mapStarts[i] + off, true
 		}
 	}
 	return 0, false
@@ -246,7 +232,7 @@ func (s *Lines) ReadMapped(off int64, p []byte) (ok bool) {
 	defer func(wasPanicking bool) {
 		debug.SetPanicOnFault(wasPanicking)
 		if r := recover(); r != nil {
-			if at, isFault := faultAddress(r); !isFault {
+			if at, isFault := mapfile.FaultAddress(r); !isFault {
 				panic(r)
 			} else if _, mapped := s.fileOffset(at); !mapped {
 				panic(r)

@@ -11,6 +11,8 @@ import (
 	"runtime"
 	"strings"
 	"unsafe"
+
+	"github.com/egprof/egprof/internal/mapfile"
 )
 
 // section is the content of one debug section; ok is false when the
@@ -175,7 +177,7 @@ func load(f *elf.File, file *os.File, symFile *elf.File, syms RawSymbols) (*Line
 	s.altLink = altLinkName(f)
 	if len(l.maps) > 0 {
 		s.maps, s.mapStarts = l.maps, l.mapStarts
-		runtime.AddCleanup(s, unmapAll, l.maps)
+		runtime.AddCleanup(s, mapfile.Unmap, l.maps)
 	}
 	return s, nil
 }
@@ -259,7 +261,7 @@ type loader struct {
 // release unmaps what the loader mapped, for a Load that returns no
 // Lines.
 func (l *loader) release() {
-	unmapAll(l.maps)
+	mapfile.Unmap(l.maps)
 	l.maps = nil
 }
 
@@ -286,7 +288,7 @@ func (l *loader) mapWhole() ([]byte, bool) {
 		return nil, false
 	}
 	if len(l.maps) == 0 {
-		data, mapping, start, ok := mapRegion(l.file, 0, l.fileSize)
+		data, mapping, start, ok := mapfile.Region(l.file, 0, l.fileSize)
 		if !ok {
 			l.mapFailed = true
 			return nil, false
