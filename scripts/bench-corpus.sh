@@ -3,9 +3,10 @@
 # Debian sources with -pg, plus the synthetic benchmark profile. Prints one
 # table: per program, the median CPU time (user + system) and peak RSS of
 # `gprof -b PROG gmon.out` and `egprof -b PROG gmon.out` over N paired runs,
-# their ratios (egprof / gprof: below 1 means egprof uses less), and whether
-# the two outputs are identical. The "reps" column is how many runs each
-# timed measurement repeats (CPU is per run).
+# their ratios (egprof / gprof: below 1 means egprof uses less), the CPU
+# ratio once each tool's start-up (its --version, the first row) is taken
+# off ("work x"), and whether the two outputs are identical. The "reps"
+# column is how many runs each timed measurement repeats (CPU is per run).
 #
 # Programs (sources fetched with apt-get source, built under the cache folder):
 #   lua         lua 5.4 interpreter, gcc -O2 -g -pg
@@ -305,8 +306,13 @@ prepare() {
 # tool $reps times in a row (GNU time reports the largest child's RSS), since
 # GNU time counts CPU in 10 ms steps.
 measure() {
-	/usr/bin/time -f '%U %S %M' -o "$work/time" sh -c 'i=0; while [ $i -lt "$1" ]; do "$2" -b "$3" "$4" >/dev/null 2>&1; i=$((i+1)); done' sh \
-		"$reps" "$1" "$dir/prog" "$dir/gmon.out"
+	measure_cmd "$1" -b "$dir/prog" "$dir/gmon.out"
+}
+
+# measure_cmd TOOL ARGS...: measure's figures for any command line.
+measure_cmd() {
+	/usr/bin/time -f '%U %S %M' -o "$work/time" sh -c 'n=$1; shift; i=0; while [ $i -lt "$n" ]; do "$@" >/dev/null 2>&1; i=$((i+1)); done' sh \
+		"$reps" "$@"
 	awk -v n="$reps" '{ printf "%.4f %d\n", ($1 + $2) / n, $3 }' "$work/time"
 }
 
@@ -317,7 +323,22 @@ programs=(lua lua-static sqlite3 sqlite3-nog minisat blas zstd eigen gawk synthe
 [[ -n $only ]] && IFS=, read -r -a programs <<<"$only"
 
 log "GNU gprof: $gprof; paired runs per program: $runs; corpus: $corpus"
-printf '%-12s %9s %9s %7s %9s %9s %7s %5s  %s\n' program "gprof ms" "egprof ms" "CPU x" "gprof MB" "egprof MB" "RSS x" reps output
+# The start-up row: each tool's --version, the cost of starting the process
+# (for egprof the Go runtime and its libraries' initialisation) that every
+# run pays before any work. "work x" is the CPU ratio once each tool's
+# start-up is taken off its run: what the two spend on the profile itself.
+reps=200
+: >"$work/gs" && : >"$work/es"
+for ((i = 0; i < runs; i++)); do
+	measure_cmd "$gprof" --version >>"$work/gs"
+	measure_cmd "$egprof" --version >>"$work/es"
+done
+gs=$(cut -d' ' -f1 "$work/gs" | median) gsm=$(cut -d' ' -f2 "$work/gs" | median)
+es=$(cut -d' ' -f1 "$work/es" | median) esm=$(cut -d' ' -f2 "$work/es" | median)
+printf '%-12s %9s %9s %7s %9s %9s %7s %5s %7s  %s\n' program "gprof ms" "egprof ms" "CPU x" "gprof MB" "egprof MB" "RSS x" reps "work x" output
+printf '%-12s %9.1f %9.1f %7s %9.1f %9.1f %7s %5s %7s  %s\n' "start-up" \
+	"$(awk -v v="$gs" 'BEGIN { print v * 1000 }')" "$(awk -v v="$es" 'BEGIN { print v * 1000 }')" "$(ratio "$es" "$gs")" \
+	"$(awk -v v="$gsm" 'BEGIN { print v / 1024 }')" "$(awk -v v="$esm" 'BEGIN { print v / 1024 }')" "$(ratio "$esm" "$gsm")" "$reps" "" "(--version)"
 for p in "${programs[@]}"; do
 	if ! declare -F "build_$p" >/dev/null; then
 		printf '%-12s %s\n' "$p" "unknown program"
@@ -352,7 +373,8 @@ for p in "${programs[@]}"; do
 	done
 	gc=$(cut -d' ' -f1 "$work/g" | median) gm=$(cut -d' ' -f2 "$work/g" | median)
 	ec=$(cut -d' ' -f1 "$work/e" | median) em=$(cut -d' ' -f2 "$work/e" | median)
-	printf '%-12s %9.1f %9.1f %7s %9.1f %9.1f %7s %5s  %s\n' "$p" \
+	work_x=$(awk -v e="$ec" -v es="$es" -v g="$gc" -v gs="$gs" 'BEGIN { if (g - gs <= 0 || e - es <= 0) print "n/a"; else printf "%.2f\n", (e - es) / (g - gs) }')
+	printf '%-12s %9.1f %9.1f %7s %9.1f %9.1f %7s %5s %7s  %s\n' "$p" \
 		"$(awk -v v="$gc" 'BEGIN { print v * 1000 }')" "$(awk -v v="$ec" 'BEGIN { print v * 1000 }')" "$(ratio "$ec" "$gc")" \
-		"$(awk -v v="$gm" 'BEGIN { print v / 1024 }')" "$(awk -v v="$em" 'BEGIN { print v / 1024 }')" "$(ratio "$em" "$gm")" "$reps" "$same"
+		"$(awk -v v="$gm" 'BEGIN { print v / 1024 }')" "$(awk -v v="$em" 'BEGIN { print v / 1024 }')" "$(ratio "$em" "$gm")" "$reps" "$work_x" "$same"
 done
