@@ -78,6 +78,26 @@ func FuzzRead(f *testing.F) {
 		if fmt.Sprint(*file) != fmt.Sprint(*file2) {
 			t.Fatalf("Read and AddData differ:\n%+v\n%+v", file, file2)
 		}
+		// A lean read sums the same, and keeps nothing that refers to the
+		// bytes (the command unmaps them): they are overwritten before
+		// the sums are compared.
+		lean := NewProfile(tg, format)
+		leanData := bytes.Clone(data)
+		leanFile, err := lean.AddDataLean(leanData, name)
+		if err != nil {
+			t.Fatalf("AddData succeeded but AddDataLean failed: %v", err)
+		}
+		for i := range leanData {
+			leanData[i] = 0xff
+		}
+		if fmt.Sprint(lean.Hists, lean.Arcs, lean.BBs) != fmt.Sprint(p.Hists, p.Arcs, p.BBs) {
+			t.Fatalf("AddDataLean and AddData sum differently")
+		}
+		if leanFile.NumHistRecords != file2.NumHistRecords || leanFile.NumArcRecords != file2.NumArcRecords ||
+			leanFile.NumBBRecords != file2.NumBBRecords || leanFile.HasHistHeader != file2.HasHistHeader {
+			t.Fatalf("AddDataLean counts %+v, AddData %+v", leanFile, file2)
+		}
+
 		if file.NumArcRecords != len(file.Arcs) || file.NumHistRecords > len(file.Hists) {
 			t.Fatalf("record counts %d/%d do not match records %d/%d",
 				file.NumHistRecords, file.NumArcRecords, len(file.Hists), len(file.Arcs))

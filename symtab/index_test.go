@@ -1,11 +1,14 @@
 package symtab
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -36,4 +39,43 @@ func TestAddrIndexMatchesBinarySearch(t *testing.T) {
 			require.Equal(t, search(a), tab.Lookup(a), "%s: address %#x", prog, a)
 		}
 	}
+}
+
+// TestSymbolSourceByIndex checks the invariant SymbolSource's binary
+// search rests on, that the kept symbols are in .symtab order, and that
+// it finds for every symbol of the testdata programs the position a
+// linear scan of the kept symbols finds.
+func TestSymbolSourceByIndex(t *testing.T) {
+	progs, err := filepath.Glob("../testdata/progs/*/prog")
+	require.NoError(t, err)
+	require.NotEmpty(t, progs)
+	withSources, positions := 0, 0
+	for _, prog := range progs {
+		tab, err := Load(prog, Options{})
+		require.NoError(t, err)
+		if tab.sources == nil {
+			continue
+		}
+		withSources++
+		st := tab.sources
+		require.True(t, slices.IsSortedFunc(st.kept, func(a, b keptSym) int { return cmp.Compare(a.symIndex, b.symIndex) }), prog)
+		for i := range tab.Syms {
+			got, gotOK := tab.SymbolSource(i)
+			var want SourceLoc
+			wantOK := false
+			for k, s := range st.kept {
+				if s.symIndex == tab.Syms[i].symIndex {
+					want, wantOK = st.locs[k], st.found[k]
+					break
+				}
+			}
+			if gotOK {
+				positions++
+			}
+			assert.Equal(t, wantOK, gotOK, "%s: %s", prog, tab.Syms[i].Name)
+			assert.Equal(t, want, got, "%s: %s", prog, tab.Syms[i].Name)
+		}
+	}
+	require.NotZero(t, withSources, "no testdata program has debug information")
+	require.NotZero(t, positions, "no symbol of the testdata programs has a source position")
 }

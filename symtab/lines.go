@@ -1,9 +1,11 @@
 package symtab
 
 import (
+	"cmp"
 	"debug/elf"
 	"fmt"
 	"os"
+	"slices"
 	"sync"
 
 	"github.com/egprof/egprof/symtab/internal/bfd"
@@ -42,23 +44,37 @@ func (t *Table) readSources(f *elf.File, file *os.File, syms bfd.RawSymbols) {
 // building its symbol table: BFD's answers can depend on the order of
 // lookups. Outputs that show no source position never pay for them.
 type sourceTable struct {
-	once    sync.Once
-	lines   *bfd.Lines
-	kept    []keptSym
-	byIndex map[int]SourceLoc // keyed by .symtab index
+	once  sync.Once
+	lines *bfd.Lines
+	kept  []keptSym // in .symtab order, so by ascending symIndex
+	// locs[k] is kept[k]'s position when found[k] (slices rather than a
+	// map: fewer bytes, no hashing, and kept's order is the lookup's).
+	locs  []SourceLoc
+	found []bool
 }
 
-// positions returns the positions, looking them up on the first call.
-func (st *sourceTable) positions() map[int]SourceLoc {
+// lookUp looks the positions up, on the first call only.
+func (st *sourceTable) lookUp() {
 	st.once.Do(func() {
-		st.byIndex = make(map[int]SourceLoc, len(st.kept))
-		for _, s := range st.kept {
+		st.locs = make([]SourceLoc, len(st.kept))
+		st.found = make([]bool, len(st.kept))
+		for k, s := range st.kept {
 			if file, _, line, ok := st.lines.Find(s.addr); ok {
-				st.byIndex[s.symIndex] = SourceLoc{File: file, Line: line}
+				st.locs[k], st.found[k] = SourceLoc{File: file, Line: line}, true
 			}
 		}
 	})
-	return st.byIndex
+}
+
+// position returns the position of the kept symbol at .symtab index
+// symIndex, looking every position up on the first call.
+func (st *sourceTable) position(symIndex int) (SourceLoc, bool) {
+	st.lookUp()
+	k, ok := slices.BinarySearchFunc(st.kept, symIndex, func(s keptSym, i int) int { return cmp.Compare(s.symIndex, i) })
+	if !ok || !st.found[k] {
+		return SourceLoc{}, false
+	}
+	return st.locs[k], true
 }
 
 // SourcesErr reports that the source positions could not all be looked
@@ -91,8 +107,7 @@ func (t *Table) SymbolSource(i int) (SourceLoc, bool) {
 	if t.sources == nil {
 		return SourceLoc{}, false
 	}
-	loc, ok := t.sources.positions()[s.symIndex]
-	return loc, ok
+	return t.sources.position(s.symIndex)
 }
 
 // FunctionSourceFiles returns the source files of the function symbols'
@@ -105,11 +120,12 @@ func (t *Table) FunctionSourceFiles() []string {
 	if t.sources == nil {
 		return nil
 	}
-	pos := t.sources.positions()
+	st := t.sources
+	st.lookUp()
 	var files []string
 	seen := map[string]bool{}
-	for _, s := range t.sources.kept {
-		if loc, ok := pos[s.symIndex]; ok && !seen[loc.File] {
+	for k, loc := range st.locs {
+		if st.found[k] && !seen[loc.File] {
 			seen[loc.File] = true
 			files = append(files, loc.File)
 		}
@@ -139,7 +155,7 @@ func (t *Table) WithLineSymbols() (*Table, error) {
 	}
 	// gprof looks up its function symbols before it walks the text.
 	if t.sources != nil {
-		t.sources.positions()
+		t.sources.lookUp()
 	}
 	// gprof walks the text twice, counting and then creating, and fails
 	// when BFD's answers changed between the walks; the walks are repeated
