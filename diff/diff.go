@@ -271,13 +271,14 @@ func alignByName(a, b *symtab.Table) (pairs []pair, guessed []int) {
 	// Names are demangled once each, and only those of symbols still
 	// unpaired when a pass needs them.
 	demangledA, demangledB := make([]string, len(a.Syms)), make([]string, len(b.Syms))
+	var dem symtab.Demangler
 	demangled := func(t *symtab.Table, i int) string {
 		names := demangledA
 		if t == b {
 			names = demangledB
 		}
 		if names[i] == "" {
-			names[i] = symtab.Demangle(t.Syms[i].Name, symtab.StyleAuto)
+			names[i] = dem.Demangle(t.Syms[i].Name, symtab.StyleAuto)
 		}
 		return names[i]
 	}

@@ -772,8 +772,9 @@ func (p *Profile) FunctionsMatching(spec string) []int {
 	if len(found) > 0 {
 		return found
 	}
+	var dem symtab.Demangler
 	for i := range p.Functions {
-		d := symtab.Demangle(p.Functions[i].Name, symtab.StyleAuto)
+		d := dem.Demangle(p.Functions[i].Name, symtab.StyleAuto)
 		if d == spec || strings.HasPrefix(d, spec+"(") {
 			found = append(found, i)
 		}

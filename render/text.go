@@ -38,6 +38,9 @@ type Text struct {
 	// names caches each symbol's printed name: demangling is the costly
 	// part of printing, and a function appears on many lines.
 	names []string
+	// demangler is the names' demangler on the printing goroutine (each
+	// goroutine of a parallel call graph has its own).
+	demangler symtab.Demangler
 	// fullNames holds each entry's call-graph name (fullName), computed
 	// on first use; fullSpans[i] locates entry i's in it (n == 0: not yet).
 	fullNames []byte
@@ -103,7 +106,7 @@ func (t *Text) name(i int) string {
 	if n := t.names[i]; n != "" {
 		return n
 	}
-	n := t.computeName(i)
+	n := t.computeName(&t.demangler, i)
 	t.names[i] = n
 	return n
 }
@@ -118,11 +121,11 @@ func (t *Text) FlatName(i int) string {
 	return t.name(i)
 }
 
-func (t *Text) computeName(i int) string {
+func (t *Text) computeName(d *symtab.Demangler, i int) string {
 	s := &t.g.Syms.Syms[i]
 	n := s.Name
 	if !t.opt.Traditional && t.opt.Demangle {
-		n = symtab.Demangle(n, t.opt.DemangleStyle)
+		n = d.Demangle(n, t.opt.DemangleStyle)
 	}
 	if t.opt.LineGranularity || t.opt.InlineFileNames {
 		if loc, ok := t.g.Syms.SymbolSource(i); ok {
@@ -511,9 +514,10 @@ func (t *Text) callGraphParallel(rows []int, f entryFormat, workers int) {
 	for k := range workers {
 		part := named[k*len(named)/workers : (k+1)*len(named)/workers]
 		wg.Go(func() {
+			var d symtab.Demangler
 			for _, i := range part {
 				if t.names[i] == "" {
-					t.names[i] = t.computeName(i)
+					t.names[i] = t.computeName(&d, i)
 				}
 			}
 		})

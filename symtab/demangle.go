@@ -53,6 +53,21 @@ func ParseDemangleStyle(s string) (DemangleStyle, error) {
 // leading character, so a leading '_' is part of the mangled name. Names
 // are C strings to gprof: a NUL byte ends one.
 func Demangle(name string, style DemangleStyle) string {
+	var d Demangler
+	return d.Demangle(name, style)
+}
+
+// Demangler demangles names as Demangle does, keeping its working storage
+// from one name to the next: a program's names demangled one after the
+// other then cost little more memory than their results (a C++ name
+// otherwise takes a few KB of fresh memory). The zero value is ready to
+// use; a Demangler must not be used by several goroutines at once.
+type Demangler struct {
+	d demangle.Demangler
+}
+
+// Demangle is the package's Demangle, reusing d's storage.
+func (d *Demangler) Demangle(name string, style DemangleStyle) string {
 	if i := strings.IndexByte(name, 0); i >= 0 {
 		name = name[:i]
 	}
@@ -62,7 +77,7 @@ func Demangle(name string, style DemangleStyle) string {
 	if at := strings.IndexByte(core, '@'); at >= 0 {
 		core, suffix = core[:at], core[at:]
 	}
-	out, ok := demangleCore(core, style)
+	out, ok := d.core(core, style)
 	if !ok {
 		return name
 	}
@@ -80,12 +95,12 @@ var libibertyStyles = [...]demangle.Style{
 	StyleDLang: demangle.DLang,
 }
 
-// demangleCore runs libiberty's cplus_demangle for one style on a name
-// without prefix or suffix; ok is false when it returns NULL (see
+// core runs libiberty's cplus_demangle for one style on a name without
+// prefix or suffix; ok is false when it returns NULL (see
 // demangle.Demangle).
-func demangleCore(s string, style DemangleStyle) (string, bool) {
+func (d *Demangler) core(s string, style DemangleStyle) (string, bool) {
 	if style < 0 || int(style) >= len(libibertyStyles) {
 		return "", false
 	}
-	return demangle.Demangle(s, libibertyStyles[style])
+	return d.d.Demangle(s, libibertyStyles[style])
 }

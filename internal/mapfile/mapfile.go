@@ -42,7 +42,7 @@ func Offset(mapping []byte, at uintptr) (int64, bool) {
 // Whole is a file's bytes, mapped when the system allows it and read
 // otherwise.
 type Whole struct {
-	// Data holds the file's bytes.
+	// Data holds the file's bytes; mapped, they are read-only.
 	Data   []byte
 	mapped bool
 }

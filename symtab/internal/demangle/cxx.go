@@ -8,7 +8,7 @@ import "strings"
 // with optJava|optRetPostfix, as its java_demangle_v3 does: the C++
 // grammar printed with '.' for "::", no '*', JArray<T> as T[] and return
 // types after the parameters.
-func cxxName(s string, o printOpts) (string, result) {
+func cxxName(s string, o printOpts, sc *scratch) (string, result) {
 	const (
 		mangled = iota
 		globalCtors
@@ -31,13 +31,22 @@ func cxxName(s string, o printOpts) (string, result) {
 	}
 	unresolved := int8(1)
 	for {
+		// A retry's parser reuses the first attempt's storage: nothing
+		// of that attempt is kept.
 		p := &cxxParser{
 			s:          s,
 			java:       o&optJava != 0,
 			maxNodes:   2 * len(s),
 			maxSubs:    len(s),
-			subs:       make([]*node, 0, len(s)/8+4),
+			slab:       sc.slab[:0],
+			subs:       sc.subs[:0],
 			unresolved: unresolved,
+		}
+		if cap(p.slab) < len(s)/4+8 {
+			p.slab = nil
+		}
+		if cap(p.subs) < len(s)/8+4 {
+			p.subs = make([]*node, 0, len(s)/8+4)
 		}
 		var root *node
 		switch form {
@@ -72,6 +81,9 @@ func cxxName(s string, o printOpts) (string, result) {
 		if root == nil {
 			return "", rejected
 		}
-		return printTree(o, root, len(s))
+		// The parser's storage goes back to sc for the next name; the
+		// block its nodes were last taken from is the one kept.
+		sc.slab, sc.subs = p.slab, p.subs
+		return printTree(o, root, len(s), sc)
 	}
 }

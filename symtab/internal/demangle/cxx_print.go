@@ -346,16 +346,22 @@ func countsBothChildren(k kind) bool {
 
 // printTree prints a whole parsed name; sizeHint is the length of the
 // mangled name (the output is usually two to three times as long).
-func printTree(o printOpts, root *node, sizeHint int) (string, result) {
+func printTree(o printOpts, root *node, sizeHint int, sc *scratch) (string, result) {
 	pr := &cxxPrinter{}
 	var scopes, templates int
 	pr.countScopes(root, &scopes, &templates)
 	pr.depth = 0
 	pr.maxScopes = scopes
 	pr.copiesLeft = scopes * templates
-	pr.out = make([]byte, 0, 3*sizeHint)
-	pr.stack = make([]*node, 0, 32)
+	pr.out, pr.stack = sc.out[:0], sc.stack[:0]
+	if cap(pr.out) < 3*sizeHint {
+		pr.out = make([]byte, 0, 3*sizeHint)
+	}
+	if pr.stack == nil {
+		pr.stack = make([]*node, 0, 32)
+	}
 	pr.print(o, root)
+	sc.out, sc.stack = pr.out, pr.stack
 	switch {
 	case pr.tooLarge:
 		return "", tooLarge

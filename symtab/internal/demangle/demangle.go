@@ -30,18 +30,44 @@ const (
 // returns NULL, and where the name needs more than MaxOutput bytes or
 // egprof's bound on work (where libiberty goes on, for a long time).
 func Demangle(name string, style Style) (string, bool) {
-	out, r := demangle(name, style)
+	var d Demangler
+	return d.Demangle(name, style)
+}
+
+// Demangler demangles names as Demangle does, keeping its working storage
+// (the C++ parser's nodes and substitutions, the printer's buffers) from
+// one name to the next: demangling a program's symbols one after the
+// other then allocates little more than the results, where each name
+// would otherwise take a few KB of fresh memory. The zero value is ready
+// to use; a Demangler must not be used by several goroutines at once.
+type Demangler struct {
+	sc scratch
+}
+
+// Demangle is the package's Demangle, reusing d's storage.
+func (d *Demangler) Demangle(name string, style Style) (string, bool) {
+	out, r := demangle(name, style, &d.sc)
 	return out, r == done
 }
 
-// demangle is Demangle with the reason of a failure. Names are C strings
-// in libiberty: a NUL byte ends the name, and ends the result too (a Java
-// name's "__U00_" escape prints one, and gprof prints up to it).
-func demangle(name string, style Style) (string, result) {
+// scratch is the storage a Demangler reuses. Nothing in it outlives the
+// demangling of one name: the results are copied out of it.
+type scratch struct {
+	slab  []node  // the parser's nodes
+	subs  []*node // the parser's substitution table
+	out   []byte  // the printer's output
+	stack []*node // the printer's stack of nodes
+}
+
+// demangle is Demangle with the reason of a failure, using sc's storage.
+// Names are C strings in libiberty: a NUL byte ends the name, and ends the
+// result too (a Java name's "__U00_" escape prints one, and gprof prints up
+// to it).
+func demangle(name string, style Style, sc *scratch) (string, result) {
 	if i := strings.IndexByte(name, 0); i >= 0 {
 		name = name[:i]
 	}
-	out, r := demangleStyle(name, style)
+	out, r := demangleStyle(name, style, sc)
 	if i := strings.IndexByte(out, 0); i >= 0 {
 		out = out[:i]
 	}
@@ -49,7 +75,7 @@ func demangle(name string, style Style) (string, result) {
 }
 
 // demangleStyle runs the style's demanglers on a name.
-func demangleStyle(name string, style Style) (string, result) {
+func demangleStyle(name string, style Style, sc *scratch) (string, result) {
 	switch style {
 	case None:
 		return name, done
@@ -58,13 +84,13 @@ func demangleStyle(name string, style Style) (string, result) {
 		if out, r := rustName(name); r != rejected {
 			return out, r
 		}
-		return cxxName(name, 0)
+		return cxxName(name, 0, sc)
 	case GNUv3:
-		return cxxName(name, 0)
+		return cxxName(name, 0, sc)
 	case Rust:
 		return rustName(name)
 	case Java:
-		return cxxName(name, optJava|optRetPostfix)
+		return cxxName(name, optJava|optRetPostfix, sc)
 	case GNAT:
 		return gnatName(name), done
 	case DLang:

@@ -168,6 +168,14 @@ func gnatOverflows(name string, style Style) bool {
 // took longer than oracleTimeout, or libiberty would write past its
 // buffer (see gnatOverflows). Names with a newline are not asked (the
 // oracle reads lines).
+// reuseWarmers are names demangled with a Demangler before the name
+// under test, so that its storage holds another name's nodes: a long
+// template name and a short one.
+var reuseWarmers = []string{
+	"_ZNSt6vectorISt4pairINSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEiESaIS7_EE17_M_realloc_insertIJS7_EEEvN9__gnu_cxx17__normal_iteratorIPS7_S9_EEDpOT_",
+	"_Z1fv",
+}
+
 func FuzzDemangle(f *testing.F) {
 	for i, name := range fuzzSeeds(f) {
 		f.Add(uint8(i%len(styleNames)), name)
@@ -192,12 +200,18 @@ func FuzzDemangle(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, styleByte uint8, name string) {
 		style := Style(int(styleByte) % len(styleNames))
-		out, r := demangle(name, style)
+		out, r := demangle(name, style, new(scratch))
 		if len(out) > MaxOutput || strings.IndexByte(out, 0) >= 0 {
 			t.Fatalf("demangle(%q, %s) = %d bytes, a NUL at %d", name, styleNames[style], len(out), strings.IndexByte(out, 0))
 		}
-		if again, r2 := demangle(name, style); again != out || r2 != r {
-			t.Fatalf("demangle(%q, %s) twice: %q (%d), then %q (%d)", name, styleNames[style], out, r, again, r2)
+		// Again with storage a Demangler has used for other names: the
+		// same answer.
+		var used Demangler
+		for _, other := range reuseWarmers {
+			used.Demangle(other, Auto)
+		}
+		if again, r2 := demangle(name, style, &used.sc); again != out || r2 != r {
+			t.Fatalf("demangle(%q, %s) twice: %q (%d), then %q (%d) with reused storage", name, styleNames[style], out, r, again, r2)
 		}
 		o := oracles[style]
 		if o == nil || r == tooLarge || strings.ContainsAny(name, "\n") || gnatOverflows(name, style) {

@@ -103,7 +103,7 @@ func TestLimits(t *testing.T) {
 		{"D pointers 200,000 deep", "_D1a" + strings.Repeat("P", 200_000) + "i", DLang, "", tooLarge},
 	}
 	for _, c := range cases {
-		got, r := demangle(c.name, c.style)
+		got, r := demangle(c.name, c.style, new(scratch))
 		assert.Equal(t, c.r, r, c.what)
 		if c.want != "" {
 			assert.Equal(t, c.want, got, c.what)
@@ -111,8 +111,8 @@ func TestLimits(t *testing.T) {
 		assert.LessOrEqual(t, len(got), MaxOutput, c.what)
 	}
 	// The doubling names: each argument prints twice the one before.
-	out, _ := demangle(exponentialCXX(10), GNUv3)
+	out, _ := demangle(exponentialCXX(10), GNUv3, new(scratch))
 	assert.Equal(t, 1<<9, strings.Count(strings.SplitN(out, "J<", 2)[1], "A<int, int>"), "the 10th argument holds A<int, int> 2^9 times")
-	out, _ = demangle(exponentialRust(8), Rust)
+	out, _ = demangle(exponentialRust(8), Rust, new(scratch))
 	assert.True(t, strings.HasPrefix(out, "a::f::<(), ((), ()), (((), ()), ((), ())), "), out)
 }
