@@ -21,3 +21,19 @@ func BenchmarkDemangle(b *testing.B) {
 		Demangle(names[i%len(names)], Auto)
 	}
 }
+
+// BenchmarkDemangler is BenchmarkDemangle with one Demangler for all the
+// names, as egprof's outputs demangle them: ns/op and B/op are per name.
+func BenchmarkDemangler(b *testing.B) {
+	rows := readSample(b, filepath.Join(testenv.Root(b), "testdata", "demangle", "corpus-sample.tsv.gz"), 2)
+	names := make([]string, len(rows))
+	for i, r := range rows {
+		names[i] = r[0]
+	}
+	var d Demangler
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		d.Demangle(names[i%len(names)], Auto)
+	}
+}

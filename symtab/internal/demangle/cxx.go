@@ -38,13 +38,16 @@ func cxxName(s string, o printOpts, sc *scratch) (string, result) {
 			java:       o&optJava != 0,
 			maxNodes:   2 * len(s),
 			maxSubs:    len(s),
-			slab:       sc.slab[:0],
 			subs:       sc.subs[:0],
 			unresolved: unresolved,
 		}
-		if cap(p.slab) < len(s)/4+8 {
-			p.slab = nil
+		// Real names use about a node for every four bytes: the first
+		// block of nodes is sized for that, and kept for the next names
+		// (a name that needs more takes further blocks of its own).
+		if cap(sc.slab) < len(s)/4+8 {
+			sc.slab = make([]node, 0, len(s)/4+8)
 		}
+		p.slab = sc.slab[:0]
 		if cap(p.subs) < len(s)/8+4 {
 			p.subs = make([]*node, 0, len(s)/8+4)
 		}
@@ -81,9 +84,7 @@ func cxxName(s string, o printOpts, sc *scratch) (string, result) {
 		if root == nil {
 			return "", rejected
 		}
-		// The parser's storage goes back to sc for the next name; the
-		// block its nodes were last taken from is the one kept.
-		sc.slab, sc.subs = p.slab, p.subs
+		sc.subs = p.subs
 		return printTree(o, root, len(s), sc)
 	}
 }

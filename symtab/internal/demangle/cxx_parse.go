@@ -85,13 +85,9 @@ func (p *cxxParser) alloc(k kind) *node {
 	}
 	p.nodes++
 	if len(p.slab) == cap(p.slab) {
-		// Real names use about a node for every four bytes; the
-		// first block is sized for that, later ones are small.
-		size := 32
-		if p.slab == nil {
-			size = len(p.s)/4 + 8
-		}
-		p.slab = make([]node, 0, min(size, p.maxNodes-p.nodes+1))
+		// The first block comes with the parser (see cxxName); later
+		// ones are small.
+		p.slab = make([]node, 0, min(32, p.maxNodes-p.nodes+1))
 	}
 	p.slab = append(p.slab, node{kind: k})
 	return &p.slab[len(p.slab)-1]
