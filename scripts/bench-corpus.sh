@@ -5,8 +5,10 @@
 # `gprof -b PROG gmon.out` and `egprof -b PROG gmon.out` over N paired runs,
 # their ratios (egprof / gprof: below 1 means egprof uses less), the CPU
 # ratio once each tool's start-up (its --version, the first row) is taken
-# off ("work x"), and whether the two outputs are identical. The "reps"
-# column is how many runs each timed measurement repeats (CPU is per run).
+# off ("work x"; "-" where gprof's work is less than its start-up, too
+# little to measure so), and whether the two outputs are identical. The
+# "reps" column is how many runs each timed measurement repeats (CPU is
+# per run).
 #
 # Programs (sources fetched with apt-get source, built under the cache folder):
 #   lua         lua 5.4 interpreter, gcc -O2 -g -pg
@@ -373,7 +375,9 @@ for p in "${programs[@]}"; do
 	done
 	gc=$(cut -d' ' -f1 "$work/g" | median) gm=$(cut -d' ' -f2 "$work/g" | median)
 	ec=$(cut -d' ' -f1 "$work/e" | median) em=$(cut -d' ' -f2 "$work/e" | median)
-	work_x=$(awk -v e="$ec" -v es="$es" -v g="$gc" -v gs="$gs" 'BEGIN { if (g - gs <= 0 || e - es <= 0) print "n/a"; else printf "%.2f\n", (e - es) / (g - gs) }')
+	# Where gprof's work is less than its start-up, the work ratio is the
+	# difference of two noisy medians over a smaller one: not printed.
+	work_x=$(awk -v e="$ec" -v es="$es" -v g="$gc" -v gs="$gs" 'BEGIN { if (g - gs < gs || e - es <= 0) print "-"; else printf "%.2f\n", (e - es) / (g - gs) }')
 	printf '%-12s %9.1f %9.1f %7s %9.1f %9.1f %7s %5s %7s  %s\n' "$p" \
 		"$(awk -v v="$gc" 'BEGIN { print v * 1000 }')" "$(awk -v v="$ec" 'BEGIN { print v * 1000 }')" "$(ratio "$ec" "$gc")" \
 		"$(awk -v v="$gm" 'BEGIN { print v / 1024 }')" "$(awk -v v="$em" 'BEGIN { print v / 1024 }')" "$(ratio "$em" "$gm")" "$reps" "$work_x" "$same"
