@@ -29,8 +29,14 @@ type Named struct {
 
 // Base is the function's name without any file: raw or demangled.
 func (n Naming) Base(raw string) string {
+	var d Demangler
+	return n.base(&d, raw)
+}
+
+// base is Base demangling with d.
+func (n Naming) base(d *Demangler, raw string) string {
 	if n.Demangle {
-		return Demangle(raw, n.Style)
+		return d.Demangle(raw, n.Style)
 	}
 	return raw
 }
@@ -54,8 +60,9 @@ func (n Naming) File(path string) string {
 func (n Naming) Labels(fns []Named) []string {
 	labels := make([]string, len(fns))
 	count := make(map[string]int, len(fns))
+	var d Demangler
 	for i, f := range fns {
-		labels[i] = n.Base(f.Raw)
+		labels[i] = n.base(&d, f.Raw)
 		count[labels[i]]++
 	}
 	for i, f := range fns {

@@ -111,7 +111,8 @@ func (j *job) serveRanks(c *config, plan *rankPlan) error {
 	if err != nil {
 		return err
 	}
-	layout, err := ranks.NewLayout(anaTab, cfg, func(n string) string { return symtab.Demangle(n, symtab.StyleAuto) })
+	var dem symtab.Demangler // NewLayout demangles the names one after the other
+	layout, err := ranks.NewLayout(anaTab, cfg, func(n string) string { return dem.Demangle(n, symtab.StyleAuto) })
 	if err != nil {
 		return err
 	}

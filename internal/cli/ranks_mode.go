@@ -85,7 +85,8 @@ func (c *config) reportRanks(stdin io.Reader, stdout *bufio.Writer, stderr io.Wr
 	if err != nil {
 		return fail("%s: %v\n", c.argv0, err)
 	}
-	layout, err := ranks.NewLayout(anaTab, cfg, func(n string) string { return symtab.Demangle(n, symtab.StyleAuto) })
+	var dem symtab.Demangler // NewLayout demangles the names one after the other
+	layout, err := ranks.NewLayout(anaTab, cfg, func(n string) string { return dem.Demangle(n, symtab.StyleAuto) })
 	if err != nil {
 		return fail("%s: %v\n", c.argv0, err)
 	}
