@@ -65,7 +65,7 @@ func Open(f *os.File) (Whole, bool) {
 // Close releases the mapping. Data must not be used after.
 func (w *Whole) Close() {
 	if w.mapped {
-		unmap(w.Data)
+		Unmap([][]byte{w.Data})
 	}
 	w.Data, w.mapped = nil, false
 }

@@ -11,6 +11,3 @@ func Region(file *os.File, off, size int64) (data, mapping []byte, start int64, 
 
 // Unmap has nothing to release here.
 func Unmap(mappings [][]byte) {}
-
-// unmap has nothing to release here.
-func unmap(data []byte) {}

@@ -30,6 +30,3 @@ func Unmap(mappings [][]byte) {
 		unix.Munmap(m)
 	}
 }
-
-// unmap releases a mapping that starts at data's first byte.
-func unmap(data []byte) { unix.Munmap(data) }
